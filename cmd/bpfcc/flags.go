@@ -1,0 +1,246 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+const version = "0.1.0"
+
+const usage = `usage: bpfcc [options] FILE.c [-o OUT]
+       bpfcc --load [PROBE] FILE.c|FILE.o [run options] [-- CMD ARGS]
+       bpfcc --vars PROBE -x BINARY
+
+Compile restricted C to an eBPF ELF object (no clang or LLVM needed).
+
+Compile options:
+  -c               compile to an object (the default)
+  -o OUT           output file (default FILE.o; with -S, standard output)
+  -S               print the instruction listing instead of an object
+  -I DIR           add DIR to the include search path
+  -D NAME[=VAL]    define a macro
+  -U NAME          undefine a macro
+  -O0, -O1, -O2    optimisation level (default -O2)
+  -g, -g0          emit (default) or omit .BTF.ext line and function info
+  -mcpu=v1..v4     BPF instruction set version (default v3)
+  -Wall, -w        show (default) or hide warnings
+  -d=ir            print the IR after lowering to standard error
+  --version, --help
+
+Probe options (DWARF-bound handler arguments):
+  -x BINARY        the traced binary (uprobes)
+  --probe H=PROBE  attach handler H at PROBE (FUNC, FUNC+OFF, FUNC:RLN, FILE.c:LINE, FUNC%return)
+  --bind H.ARG=EXPR  bind handler H's argument ARG to the target's variable expression
+  --vars PROBE     list the variables visible at PROBE in BINARY
+
+Run options (with --load):
+  -p PID           trace only process PID
+  -c 'CMD ARGS'    run CMD, trace it, stop when it exits (or: -- CMD ARGS)
+  --duration D     stop after D (e.g. 5s)
+  --iface NAME     network interface for XDP and TC programs
+  --json           print maps and events as JSON
+  -v               verbose: verifier logs and statistics, time to attach
+
+Exit status: 0 success, 1 error in the input or a failed run, 2 usage error,
+3 internal compiler error.
+`
+
+type config struct {
+	input    string
+	out      string
+	listing  bool
+	incDirs  []string
+	defines  []string
+	undefs   []string
+	opt      int
+	noDebug  bool
+	cpu      int
+	warnings bool
+	dumpIR   bool
+	help     bool
+	version  bool
+
+	// Probes.
+	binary string
+	probes []string // H=PROBE
+	binds  []string // H.ARG=EXPR
+	vars   string
+
+	// --load.
+	load     bool
+	probe    string
+	pid      int
+	command  []string
+	duration time.Duration
+	iface    string
+	json     bool
+	verbose  bool
+}
+
+func (c *config) outPath() string {
+	if c.out != "" {
+		return c.out
+	}
+	base := filepath.Base(c.input)
+	return strings.TrimSuffix(base, filepath.Ext(base)) + ".o"
+}
+
+func (c *config) compileOptions() bpfcc.Options {
+	o := bpfcc.Options{
+		IncludeDirs: c.incDirs, Defines: c.defines, Undefines: c.undefs,
+		OptLevel: c.opt, NoDebug: c.noDebug, CPU: c.cpu,
+		Binary: c.binary, Probes: c.probes, Binds: c.binds,
+	}
+	if c.dumpIR {
+		o.DumpIR = dumpIR
+	}
+	return o
+}
+
+func parseArgs(args []string) (*config, error) {
+	c := &config{opt: 2, warnings: true}
+	var positional []string
+	next := func(i *int, flag string) (string, error) {
+		if *i+1 >= len(args) {
+			return "", fmt.Errorf("%s needs an argument", flag)
+		}
+		*i++
+		return args[*i], nil
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var err error
+		var v string
+		switch {
+		case a == "--":
+			if !c.load {
+				return nil, fmt.Errorf("'--' CMD is only valid with --load")
+			}
+			c.command = args[i+1:]
+			i = len(args)
+		case a == "-h" || a == "--help":
+			c.help = true
+		case a == "--version":
+			c.version = true
+		case a == "-S":
+			c.listing = true
+		case a == "-c" && !c.load:
+			// cc's "compile only": the default.
+		case a == "-c":
+			if v, err = next(&i, a); err == nil {
+				c.command = strings.Fields(v)
+			}
+		case a == "-o":
+			c.out, err = next(&i, a)
+		case strings.HasPrefix(a, "-o"):
+			c.out = a[2:]
+		case a == "-I":
+			v, err = next(&i, a)
+			c.incDirs = append(c.incDirs, v)
+		case strings.HasPrefix(a, "-I"):
+			c.incDirs = append(c.incDirs, a[2:])
+		case a == "-D":
+			v, err = next(&i, a)
+			c.defines = append(c.defines, v)
+		case strings.HasPrefix(a, "-D"):
+			c.defines = append(c.defines, a[2:])
+		case a == "-U":
+			v, err = next(&i, a)
+			c.undefs = append(c.undefs, v)
+		case strings.HasPrefix(a, "-U"):
+			c.undefs = append(c.undefs, a[2:])
+		case a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3" || a == "-Os" || a == "-O":
+			switch a {
+			case "-O0":
+				c.opt = 0
+			case "-O1", "-O":
+				c.opt = 1
+			default:
+				c.opt = 2
+			}
+		case a == "-g" || a == "-g1" || a == "-g2" || a == "-g3":
+			c.noDebug = false
+		case a == "-g0":
+			c.noDebug = true
+		case strings.HasPrefix(a, "-mcpu="):
+			n := strings.TrimPrefix(strings.TrimPrefix(a, "-mcpu="), "v")
+			if n == "probe" || n == "generic" {
+				n = "3"
+			}
+			c.cpu, err = strconv.Atoi(n)
+			if err != nil || c.cpu < 1 || c.cpu > 4 {
+				err = fmt.Errorf("unknown %s (want -mcpu=v1, v2, v3 or v4)", a)
+			}
+		case a == "-target" || a == "--target":
+			_, err = next(&i, a) // accepted for clang command-line compatibility
+		case a == "-Wall" || a == "-Wextra" || strings.HasPrefix(a, "-W"):
+			c.warnings = true
+		case a == "-w":
+			c.warnings = false
+		case a == "-d=ir" || a == "-dir":
+			c.dumpIR = true
+		case a == "-x":
+			c.binary, err = next(&i, a)
+		case a == "--probe":
+			v, err = next(&i, a)
+			c.probes = append(c.probes, v)
+		case a == "--bind":
+			v, err = next(&i, a)
+			c.binds = append(c.binds, v)
+		case a == "--vars":
+			c.vars, err = next(&i, a)
+		case a == "--load":
+			c.load = true
+		case a == "-p":
+			v, err = next(&i, a)
+			if err == nil {
+				c.pid, err = strconv.Atoi(v)
+			}
+		case a == "--duration":
+			v, err = next(&i, a)
+			if err == nil {
+				c.duration, err = time.ParseDuration(v)
+			}
+		case a == "--iface":
+			c.iface, err = next(&i, a)
+		case a == "--json":
+			c.json = true
+		case a == "-v":
+			c.verbose = true
+		case strings.HasPrefix(a, "-") && a != "-":
+			return nil, fmt.Errorf("unknown option %s", a)
+		default:
+			positional = append(positional, a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if c.help || c.version {
+		return c, nil
+	}
+	if c.vars != "" {
+		return c, nil
+	}
+	if c.load && len(positional) == 2 {
+		c.probe, positional = positional[0], positional[1:]
+	}
+	switch len(positional) {
+	case 0:
+		return nil, fmt.Errorf("no input file")
+	case 1:
+		c.input = positional[0]
+	default:
+		return nil, fmt.Errorf("more than one input file: %s", strings.Join(positional, " "))
+	}
+	return c, nil
+}
+
+func dumpIR(m *ir.Module) { fmt.Fprintln(os.Stderr, m) }

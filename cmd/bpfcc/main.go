@@ -1,0 +1,107 @@
+// Command bpfcc compiles restricted C to eBPF ELF objects, and loads and
+// attaches them with --load. Flags follow cc's conventions; all the work is
+// in the bpfcc packages.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/diag"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitInput    = 1 // a diagnosed error in the input, or a failed run
+	exitUsage    = 2
+	exitInternal = 3
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+		fmt.Fprintln(stderr, "usage: bpfcc [options] FILE.c [-o OUT]   (bpfcc --help for more)")
+		return exitUsage
+	}
+	switch {
+	case cfg.help:
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case cfg.version:
+		fmt.Fprintf(stdout, "bpfcc %s\n", version)
+		return exitOK
+	}
+	if cfg.load {
+		return runLoad(cfg, stdout, stderr)
+	}
+	if cfg.vars != "" {
+		return runVars(cfg, stdout, stderr)
+	}
+	res, err := compile(cfg, stderr)
+	if err != nil {
+		return reportError(err, cfg, stderr)
+	}
+	if cfg.listing {
+		if cfg.out == "" || cfg.out == "-" {
+			fmt.Fprint(stdout, res.Listing)
+			return exitOK
+		}
+		return writeOut(cfg.out, []byte(res.Listing), stderr)
+	}
+	return writeOut(cfg.outPath(), res.Object, stderr)
+}
+
+func compile(cfg *config, stderr io.Writer) (*bpfcc.Result, error) {
+	res, err := bpfcc.Compile(cfg.input, cfg.compileOptions())
+	if res != nil && cfg.warnings {
+		printDiags(res.Warnings, cfg, stderr)
+	}
+	return res, err
+}
+
+// reportError prints err and returns the exit status it deserves.
+func reportError(err error, cfg *config, stderr io.Writer) int {
+	var dl diag.List
+	if errors.As(err, &dl) {
+		printDiags(dl, cfg, stderr)
+		return exitInput
+	}
+	if errors.Is(err, bpfcc.ErrInternal) {
+		msg := err.Error()
+		if os.Getenv("BPFCC_DEBUG") == "" {
+			msg = firstLine(msg)
+		}
+		fmt.Fprintf(stderr, "bpfcc: %s\n", msg)
+		return exitInternal
+	}
+	fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+	return exitInput
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// writeOut writes data atomically: a temporary file beside path, renamed
+// over it only when complete.
+func writeOut(path string, data []byte, stderr io.Writer) int {
+	if err := writeAtomic(path, data); err != nil {
+		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}

@@ -1,0 +1,152 @@
+// Package codegen turns an ir.Module into an obj.Object: IR optimisation
+// passes, instruction selection into cilium/ebpf asm instructions, register
+// allocation, stack layout and block layout.
+package codegen
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// Options configure code generation.
+type Options struct {
+	// CPU is the eBPF instruction set version 1..4; 0 selects 3.
+	CPU int
+	// OptLevel 0 turns the optimisation passes off; 1 and above turn them on.
+	OptLevel int
+	// Debug asks the ELF writer for .BTF.ext func and line info.
+	Debug bool
+}
+
+// funcPass is one IR pass over a function. Required passes run at every
+// optimisation level because later stages rely on what they establish.
+type funcPass struct {
+	name     string
+	fn       func(f *ir.Func, c *passCtx)
+	required bool
+}
+
+// passCtx is what passes may consult.
+type passCtx struct {
+	cpu int
+}
+
+// funcPasses run in this order. Ordering constraints: ensureEntry before
+// anything that walks from the entry; legalize after the optimisations that
+// could re-create what it removes (folding never creates SDiv or W32
+// branches, so it may run first); simplifyCFG last so that it sees the
+// branches folding decided.
+var funcPasses = []funcPass{
+	{"entry", ensureEntry, true},
+	{"unreachable", removeUnreachable, true},
+	{"fold", foldConstants, false},
+	{"copyprop", propagateCopies, false},
+	{"fold2", foldConstants, false},
+	{"dce", eliminateDeadCode, false},
+	{"cfg", simplifyCFG, false},
+	{"legalize", legalize, true},
+	{"unreachable2", removeUnreachable, true},
+}
+
+// Generate compiles m. It does not modify m.
+func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			o, err = nil, fmt.Errorf("codegen: internal error: %v\n%s", r, debug.Stack())
+		}
+	}()
+	if m == nil {
+		return nil, fmt.Errorf("codegen: nil module")
+	}
+	cpu := opts.CPU
+	if cpu == 0 {
+		cpu = 3
+	}
+	if cpu < 1 || cpu > 4 {
+		return nil, fmt.Errorf("codegen: unsupported -mcpu=v%d (want 1..4)", opts.CPU)
+	}
+	mod := cloneModule(m)
+	for _, f := range mod.Funcs {
+		if err := ir.Check(f); err != nil {
+			return nil, fmt.Errorf("codegen: invalid input: %w", err)
+		}
+	}
+	if err := Inline(mod, opts.OptLevel); err != nil {
+		return nil, fmt.Errorf("codegen: %w", err)
+	}
+	out := &obj.Object{License: m.License, Version: m.Version, HasVersion: m.HasVersion, Debug: opts.Debug, Output: m.Output}
+	for _, mp := range m.Maps {
+		if mp == nil {
+			continue
+		}
+		om := &obj.Map{Name: mp.Name, Static: mp.Static, BTF: mp.BTF}
+		for _, in := range mp.Inner {
+			om.Inner = append(om.Inner, obj.MapInit{Off: in.Off, Sym: in.Sym})
+		}
+		out.Maps = append(out.Maps, om)
+	}
+	if out.Data, err = dataSections(m.Globals); err != nil {
+		return nil, fmt.Errorf("codegen: %w", err)
+	}
+	src := newSourceCache()
+	for _, f := range mod.Funcs {
+		fn, err := compileFunc(f, cpu, opts.OptLevel, src)
+		if err != nil {
+			return nil, err
+		}
+		out.Funcs = append(out.Funcs, fn)
+	}
+	return out, nil
+}
+
+// optimize runs the function passes, checking the IR after each.
+func optimize(f *ir.Func, cpu, optLevel int) error {
+	c := &passCtx{cpu: cpu}
+	for _, p := range funcPasses {
+		if !p.required && optLevel <= 0 {
+			continue
+		}
+		p.fn(f, c)
+		if err := ir.Check(f); err != nil {
+			return fmt.Errorf("internal error after pass %s: %w", p.name, err)
+		}
+	}
+	return nil
+}
+
+func compileFunc(f *ir.Func, cpu, optLevel int, src *sourceCache) (*obj.Func, error) {
+	if err := optimize(f, cpu, optLevel); err != nil {
+		return nil, fmt.Errorf("function %q: %w", f.Name, err)
+	}
+	mf := &mfunc{name: f.Name, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
+	mf.slotOff, mf.slotBytes = layoutSlots(f)
+	if err := checkFrame(f.Name, mf.slotBytes); err != nil {
+		return nil, err
+	}
+	if err := selectFunc(f, mf, cpu); err != nil {
+		return nil, fmt.Errorf("function %q: %w", f.Name, err)
+	}
+	color, err := allocate(mf)
+	if err != nil {
+		return nil, fmt.Errorf("function %q: %w", f.Name, err)
+	}
+	stack := mf.slotBytes + 8*mf.spills
+	if err := checkFrame(f.Name, stack); err != nil {
+		return nil, err
+	}
+	fn, err := emitFunc(mf, color, cpu, src)
+	if err != nil {
+		return nil, fmt.Errorf("function %q: %w", f.Name, err)
+	}
+	fn.Section = f.Section
+	if fn.Section == "" {
+		fn.Section = ".text"
+	}
+	fn.Static = f.Static
+	fn.BTF = f.BTF
+	fn.StackSize = stack
+	return fn, nil
+}

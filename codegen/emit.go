@@ -1,0 +1,258 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/ir"
+	"github.com/cilium/ebpf/asm"
+)
+
+// emitted is a block's code after register assignment, before layout.
+type emitted struct {
+	body []outInsn
+	term *minst // the terminator, nil if the block falls off (never valid)
+}
+
+type outInsn struct {
+	ins  asm.Instruction
+	pos  ir.Pos
+	note string
+}
+
+// fixup is a jump whose offset is known once every block is placed.
+type fixup struct {
+	insn, block int
+}
+
+// emitFunc lays blocks out, resolves jumps and records line info and notes.
+func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, error) {
+	blocks := make([]emitted, len(mf.blocks))
+	for bi := range mf.blocks {
+		blocks[bi] = assignBlock(&mf.blocks[bi], color)
+	}
+	target := threadJumps(blocks)
+	reach := reachable(blocks, target)
+
+	var order []int
+	for bi := range blocks {
+		if reach[bi] && (bi == 0 || !trivial(&blocks[bi])) {
+			order = append(order, bi)
+		}
+	}
+
+	var out []outInsn
+	var fixups []fixup
+	start := make([]int, len(blocks))
+	pendingNote := ""
+	add := func(ins asm.Instruction, pos ir.Pos, note string) {
+		if pendingNote != "" {
+			note = joinNotes(pendingNote, note)
+			pendingNote = ""
+		}
+		out = append(out, outInsn{ins: ins, pos: pos, note: note})
+	}
+	jumpTo := func(t int, pos ir.Pos) {
+		fixups = append(fixups, fixup{insn: len(out), block: t})
+		add(asm.Instruction{OpCode: asm.Ja.Op(asm.ImmSource)}, pos, "")
+	}
+	for oi, bi := range order {
+		start[bi] = len(out)
+		next := -1
+		if oi+1 < len(order) {
+			next = order[oi+1]
+		}
+		b := &blocks[bi]
+		for _, o := range b.body {
+			add(o.ins, o.pos, o.note)
+		}
+		t := b.term
+		if t == nil {
+			return nil, fmt.Errorf("block %d has no terminator", bi)
+		}
+		if t.note != "" {
+			pendingNote = joinNotes(pendingNote, t.note)
+		}
+		switch t.kind {
+		case kExit:
+			add(asm.Return(), t.pos, "")
+		case kJump:
+			if dst := target[t.then]; dst != next {
+				jumpTo(dst, t.pos)
+			}
+		case kBranch:
+			then, els := target[t.then], target[t.els]
+			if then == els {
+				if then != next {
+					jumpTo(then, t.pos)
+				}
+				break
+			}
+			ins, cond := t.ins, t.cond
+			if inv, ok := invert(cond); ok && then == next && jumpAvailable(inv, cpu) {
+				ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv])
+				then, els = els, then
+			}
+			fixups = append(fixups, fixup{insn: len(out), block: then})
+			add(ins, t.pos, "")
+			if els != next {
+				jumpTo(els, t.pos)
+			}
+		}
+	}
+	if pendingNote != "" && len(out) > 0 {
+		out[len(out)-1].note = joinNotes(out[len(out)-1].note, pendingNote)
+	}
+
+	raw := make([]int, len(out)+1)
+	for i, o := range out {
+		raw[i+1] = raw[i] + int(o.ins.Width())
+	}
+	for _, fx := range fixups {
+		off := raw[start[fx.block]] - raw[fx.insn] - 1
+		if !fitsInt16(int64(off)) {
+			return nil, fmt.Errorf("jump of %d instructions is out of range", off)
+		}
+		out[fx.insn].ins.Offset = int16(off)
+	}
+
+	fn := &obj.Func{Name: mf.name, Notes: map[int][]string{}}
+	var last ir.Pos
+	for i, o := range out {
+		fn.Insns = append(fn.Insns, o.ins)
+		if o.pos != (ir.Pos{}) && o.pos != last {
+			last = o.pos
+			fn.Lines = append(fn.Lines, obj.Line{Insn: i, File: o.pos.File, Line: uint32(max(o.pos.Line, 0)),
+				Col: uint32(max(o.pos.Col, 0)), Text: src.line(o.pos.File, o.pos.Line)})
+		}
+		if o.note != "" {
+			fn.Notes[i] = append(fn.Notes[i], splitNote(o.note)...)
+		}
+	}
+	if len(fn.Insns) > 0 {
+		fn.Insns[0] = fn.Insns[0].WithSymbol(mf.name)
+	}
+	if len(fn.Notes) == 0 {
+		fn.Notes = nil
+	}
+	return fn, nil
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+func splitNote(n string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(n); i++ {
+		if i == len(n) || n[i] == '\n' {
+			out = append(out, n[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func jumpAvailable(c ir.Cond, cpu int) bool {
+	if cpu >= 2 {
+		return true
+	}
+	switch c {
+	case ir.Ult, ir.Ule, ir.Slt, ir.Sle:
+		return false
+	}
+	return true
+}
+
+// assignBlock substitutes physical registers and drops moves that became
+// self-copies.
+func assignBlock(b *mblock, color []int) emitted {
+	var e emitted
+	pending := ""
+	for i := range b.insns {
+		m := &b.insns[i]
+		if m.kind == kEntry {
+			pending = joinNotes(pending, m.note)
+			continue
+		}
+		ins := m.ins
+		if m.dst >= 0 {
+			ins.Dst = asm.Register(color[m.dst])
+		}
+		if m.src >= 0 {
+			ins.Src = asm.Register(color[m.src])
+		}
+		if m.flags&fMove != 0 && ins.Dst == ins.Src {
+			pending = joinNotes(pending, m.note)
+			continue
+		}
+		note := joinNotes(pending, m.note)
+		pending = ""
+		switch m.kind {
+		case kJump, kBranch, kExit:
+			t := *m
+			t.ins = ins
+			t.note = note
+			e.term = &t
+			return e
+		}
+		e.body = append(e.body, outInsn{ins: ins, pos: m.pos, note: note})
+	}
+	return e
+}
+
+func trivial(b *emitted) bool {
+	return len(b.body) == 0 && b.term != nil && b.term.kind == kJump
+}
+
+// threadJumps maps every block to the block control really reaches when it
+// jumps there, skipping blocks that hold nothing but a jump.
+func threadJumps(blocks []emitted) []int {
+	target := make([]int, len(blocks))
+	for bi := range blocks {
+		t := bi
+		for steps := 0; steps < len(blocks) && trivial(&blocks[t]) && blocks[t].term.then != t; steps++ {
+			t = blocks[t].term.then
+		}
+		target[bi] = t
+	}
+	return target
+}
+
+func reachable(blocks []emitted, target []int) []bool {
+	seen := make([]bool, len(blocks))
+	if len(blocks) == 0 {
+		return seen
+	}
+	work := []int{0}
+	seen[0] = true
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		t := blocks[b].term
+		if t == nil {
+			continue
+		}
+		var succ []int
+		switch t.kind {
+		case kJump:
+			succ = []int{target[t.then]}
+		case kBranch:
+			succ = []int{target[t.then], target[t.els]}
+		}
+		for _, s := range succ {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return seen
+}

@@ -1,0 +1,179 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// Inlining limits, in IR instructions.
+const (
+	inlineSmall     = 20  // static functions this small are inlined everywhere
+	inlineOnce      = 200 // static functions called once are inlined up to this size
+	maxInlineRounds = 8   // nesting depth of inlining (guards against recursion)
+)
+
+// Inline inlines bpf-to-bpf calls in m: to functions marked Inline always,
+// and at optLevel >= 1 to static non-NoInline subprograms that are small or
+// called only once. Static subprograms that are then no longer referenced
+// are dropped; programs (Section != "") and global functions are kept.
+func Inline(m *ir.Module, optLevel int) error {
+	byName := map[string]*ir.Func{}
+	for _, f := range m.Funcs {
+		byName[f.Name] = f
+	}
+	for round := 0; round < maxInlineRounds; round++ {
+		calls := callCounts(m)
+		inlinable := func(c *ir.Func) bool {
+			switch {
+			case c == nil || c.NoInline || c.Section != "" || len(c.Blocks) == 0:
+				return false
+			case c.Inline:
+				return true
+			case optLevel < 1 || !c.Static:
+				return false
+			}
+			n := size(c)
+			return n <= inlineSmall || (calls[c.Name] == 1 && n <= inlineOnce)
+		}
+		changed := false
+		for _, f := range m.Funcs {
+			// Only blocks present at the start of the round (and the
+			// continuations split off them) are scanned, so inlined bodies
+			// wait for the next round: that bounds recursive expansion.
+			work := append([]*ir.Block(nil), f.Blocks...)
+			for len(work) > 0 {
+				b := work[0]
+				work = work[1:]
+				for ii, in := range b.Instrs {
+					c := byName[in.Sym]
+					if in.Op != ir.OpCallFunc || c == f || !inlinable(c) {
+						continue
+					}
+					cont, err := inlineCall(f, b.ID, ii, c)
+					if err != nil {
+						return fmt.Errorf("function %q: inlining %q: %w", f.Name, c.Name, err)
+					}
+					work = append([]*ir.Block{cont}, work...)
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	dropUnused(m)
+	return nil
+}
+
+func size(f *ir.Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Instrs)
+	}
+	return n
+}
+
+// callCounts counts call sites per callee.
+func callCounts(m *ir.Module) map[string]int {
+	n := map[string]int{}
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCallFunc {
+					n[in.Sym]++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// dropUnused removes static subprograms no remaining function refers to.
+func dropUnused(m *ir.Module) {
+	for {
+		refs := map[string]bool{}
+		for _, f := range m.Funcs {
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if in.Sym != "" && (in.Op == ir.OpCallFunc || in.Op == ir.OpSymAddr) {
+						refs[in.Sym] = true
+					}
+				}
+			}
+		}
+		kept := m.Funcs[:0]
+		for _, f := range m.Funcs {
+			if f.Section != "" || !f.Static || refs[f.Name] {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) == len(m.Funcs) {
+			return
+		}
+		m.Funcs = kept
+	}
+}
+
+// inlineCall replaces call f.Blocks[bi].Instrs[ii] with a copy of c's body.
+func inlineCall(f *ir.Func, bi, ii int, c *ir.Func) (*ir.Block, error) {
+	b := f.Blocks[bi]
+	call := b.Instrs[ii]
+	body := cloneFunc(c)
+	regs := map[ir.Reg]ir.Reg{}
+	mapReg := func(r ir.Reg) ir.Reg {
+		if r == 0 {
+			return 0
+		}
+		n, ok := regs[r]
+		if !ok {
+			n = f.NewReg()
+			regs[r] = n
+		}
+		return n
+	}
+	for _, s := range body.Slots {
+		s.ID = len(f.Slots)
+		f.Slots = append(f.Slots, s)
+	}
+	cont := &ir.Block{Instrs: append([]*ir.Instr(nil), b.Instrs[ii+1:]...)}
+	for _, cb := range body.Blocks {
+		for i, in := range cb.Instrs {
+			forEachUse(in, func(o *ir.Operand) { o.Reg = mapReg(o.Reg) })
+			in.Dst = mapReg(in.Dst)
+			if in.Op == ir.OpRet {
+				var seq []*ir.Instr
+				if call.Dst != 0 && c.Returns {
+					seq = append(seq, &ir.Instr{Op: ir.OpMov, Dst: call.Dst, A: in.A, Pos: in.Pos, Note: in.Note})
+				}
+				seq = append(seq, &ir.Instr{Op: ir.OpJump, Then: cont, Pos: in.Pos})
+				cb.Instrs = append(cb.Instrs[:i], seq...)
+				break
+			}
+		}
+	}
+	head := b.Instrs[:ii:ii]
+	for k, p := range c.Params {
+		arg := ir.Imm(0)
+		if k < len(call.Args) {
+			arg = call.Args[k]
+		}
+		head = append(head, &ir.Instr{Op: ir.OpMov, Dst: mapReg(p), A: arg, Pos: call.Pos})
+	}
+	head = append(head, &ir.Instr{Op: ir.OpJump, Then: body.Blocks[0], Pos: call.Pos})
+	head[ii].Note = joinNotes(call.Note, head[ii].Note)
+	b.Instrs = head
+	if call.Dst != 0 && !c.Returns {
+		// A value-less callee used as a value: define it as 0.
+		cont.Instrs = append([]*ir.Instr{{Op: ir.OpMov, Dst: call.Dst, A: ir.Imm(0), Pos: call.Pos}}, cont.Instrs...)
+	}
+	blocks := append([]*ir.Block(nil), f.Blocks[:bi+1]...)
+	blocks = append(blocks, body.Blocks...)
+	blocks = append(blocks, cont)
+	blocks = append(blocks, f.Blocks[bi+1:]...)
+	f.Blocks = blocks
+	renumber(f)
+	return cont, ir.Check(f)
+}

@@ -1,0 +1,254 @@
+package elfwriter
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/cilium/ebpf/btf"
+)
+
+// btfHeaderLen is the size of struct btf_header.
+const btfHeaderLen = 24
+
+// addBTF builds ".BTF" with cilium/ebpf's btf.Builder and, for debug
+// objects, ".BTF.ext".
+//
+// .BTF holds, in this order: the FUNC of every function (linkage from
+// Func.Static), the VAR of every map inside DATASEC ".maps", one DATASEC
+// per data section with the VARs that have a BTF type, and the output
+// record VARs described in the package documentation. DATASEC sizes and
+// offsets are final (clang leaves them 0 for libbpf to fix up).
+//
+// Types are deduplicated. The Builder's deduplication rewrites the type
+// graph it is given, so every root is deep-copied first: the Object is
+// never modified.
+func (w *writer) addBTF() error {
+	b, err := btf.NewBuilder(nil, &btf.BuilderOptions{Deduplicate: true})
+	if err != nil {
+		return err
+	}
+	funcIDs := make(map[*funcLayout]btf.TypeID)
+	for _, ps := range w.progs {
+		for _, fl := range ps.funcs {
+			if fl.fn.BTF == nil {
+				if w.o.Debug {
+					return invalid("function %s: no BTF FUNC (required for .BTF.ext func_info)", fl.fn.Name)
+				}
+				continue
+			}
+			if fl.fn.BTF.Name != fl.fn.Name {
+				return invalid("function %s: BTF FUNC is named %q", fl.fn.Name, fl.fn.BTF.Name)
+			}
+			fn, ok := btf.Copy(fl.fn.BTF).(*btf.Func)
+			if !ok {
+				return fmt.Errorf("function %s: copying BTF", fl.fn.Name)
+			}
+			fn.Linkage = btf.GlobalFunc
+			if fl.fn.Static {
+				fn.Linkage = btf.StaticFunc
+			}
+			id, err := b.Add(fn)
+			if err != nil {
+				return fmt.Errorf("function %s: %w", fl.fn.Name, err)
+			}
+			funcIDs[fl] = id
+		}
+	}
+
+	if err := w.addMapsBTF(b); err != nil {
+		return err
+	}
+	if err := w.addDataBTF(b); err != nil {
+		return err
+	}
+	if err := w.addOutputBTF(b); err != nil {
+		return err
+	}
+	if b.Empty() {
+		return nil
+	}
+
+	raw, err := b.Marshal(nil, &btf.MarshalOptions{Order: w.bo})
+	if err != nil {
+		return fmt.Errorf("marshal: %w", err)
+	}
+	strs, err := newBTFStrings(raw, w.bo)
+	if err != nil {
+		return err
+	}
+
+	var ext []byte
+	if w.o.Debug && len(w.progs) > 0 {
+		ext, err = w.buildExt(funcIDs, strs)
+		if err != nil {
+			return fmt.Errorf(".BTF.ext: %w", err)
+		}
+	}
+	raw, err = strs.finish()
+	if err != nil {
+		return err
+	}
+
+	w.file.add(&section{name: ".BTF", typ: elf.SHT_PROGBITS, align: 4, data: raw})
+	if ext != nil {
+		w.file.add(&section{name: ".BTF.ext", typ: elf.SHT_PROGBITS, align: 4, data: ext})
+	}
+	return nil
+}
+
+// addMapsBTF adds DATASEC ".maps" with one VAR per map.
+func (w *writer) addMapsBTF(b *btf.Builder) error {
+	if w.mapsSec == nil {
+		return nil
+	}
+	ds := &btf.Datasec{Name: ".maps", Size: uint32(len(w.mapsSec.data))}
+	for _, ml := range w.mapList {
+		v := &btf.Var{Name: ml.m.Name, Type: btf.Copy(ml.m.BTF), Linkage: btf.GlobalVar}
+		if ml.m.Static {
+			v.Linkage = btf.StaticVar
+		}
+		if _, ok := w.o.Output[ml.m.Name]; ok {
+			v.Tags = []string{OutputTag}
+		}
+		ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: v, Offset: uint32(ml.off), Size: uint32(ml.size)})
+	}
+	if _, err := b.Add(ds); err != nil {
+		return fmt.Errorf("DATASEC .maps: %w", err)
+	}
+	return nil
+}
+
+// addDataBTF adds one DATASEC per data section that has typed variables.
+func (w *writer) addDataBTF(b *btf.Builder) error {
+	for _, dl := range w.data {
+		size := dl.sec.size
+		if dl.sec.typ != elf.SHT_NOBITS {
+			size = uint64(len(dl.sec.data))
+		}
+		ds := &btf.Datasec{Name: dl.ds.Name, Size: uint32(size)}
+		vars := slices.Clone(dl.ds.Vars)
+		sort.SliceStable(vars, func(i, j int) bool { return vars[i].Offset < vars[j].Offset })
+		for _, v := range vars {
+			if v.BTF == nil {
+				continue
+			}
+			bv := &btf.Var{Name: v.Name, Type: btf.Copy(v.BTF), Linkage: btf.GlobalVar}
+			if v.Static {
+				bv.Linkage = btf.StaticVar
+			}
+			ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: bv, Offset: uint32(v.Offset), Size: uint32(v.Size)})
+		}
+		if len(ds.Vars) == 0 {
+			// The kernel rejects an empty DATASEC; the loaders create the
+			// section's map without a value type instead.
+			continue
+		}
+		if _, err := b.Add(ds); err != nil {
+			return fmt.Errorf("DATASEC %s: %w", dl.ds.Name, err)
+		}
+	}
+	return nil
+}
+
+// addOutputBTF adds the record-type VARs for Object.Output, sorted by map
+// name for determinism.
+func (w *writer) addOutputBTF(b *btf.Builder) error {
+	names := make([]string, 0, len(w.o.Output))
+	for name := range w.o.Output {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if w.maps[name] == nil {
+			return invalid("output record type for undefined map %q", name)
+		}
+		typ := w.o.Output[name]
+		if typ == nil {
+			return invalid("output map %s: nil record type", name)
+		}
+		v := &btf.Var{Name: OutputVarPrefix + name, Type: btf.Copy(typ), Linkage: btf.StaticVar}
+		if _, err := b.Add(v); err != nil {
+			return fmt.Errorf("output map %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// btfStrings extends the string table of a marshalled BTF blob. The
+// Builder's own string table is not exported, so strings for line info and
+// section names are appended after it (the string section is the last part
+// of the blob) and the header's str_len is patched in finish.
+type btfStrings struct {
+	bo    binary.ByteOrder
+	raw   []byte // header, types and the original strings
+	offs  map[string]uint32
+	extra bytes.Buffer
+	base  uint32 // length of the original string section
+}
+
+func newBTFStrings(raw []byte, bo binary.ByteOrder) (*btfStrings, error) {
+	if len(raw) < btfHeaderLen {
+		return nil, fmt.Errorf("marshalled BTF too short (%d bytes)", len(raw))
+	}
+	hdrLen := bo.Uint32(raw[4:])
+	strOff := bo.Uint32(raw[16:])
+	strLen := bo.Uint32(raw[20:])
+	start := uint64(hdrLen) + uint64(strOff)
+	if start+uint64(strLen) != uint64(len(raw)) {
+		return nil, fmt.Errorf("marshalled BTF: string section is not last")
+	}
+	s := &btfStrings{bo: bo, raw: raw, offs: make(map[string]uint32), base: strLen}
+	tab := raw[start:]
+	for off := 0; off < len(tab); {
+		end := bytes.IndexByte(tab[off:], 0)
+		if end < 0 {
+			return nil, fmt.Errorf("marshalled BTF: unterminated string at %d", off)
+		}
+		str := string(tab[off : off+end])
+		if _, ok := s.offs[str]; !ok {
+			s.offs[str] = uint32(off)
+		}
+		off += end + 1
+	}
+	if _, ok := s.offs[""]; !ok {
+		return nil, fmt.Errorf("marshalled BTF: string table lacks the empty string")
+	}
+	return s, nil
+}
+
+// add returns the offset of str in the string table, appending it if
+// needed. Anything from a NUL byte on is dropped.
+func (s *btfStrings) add(str string) uint32 {
+	if i := bytes.IndexByte([]byte(str), 0); i >= 0 {
+		str = str[:i]
+	}
+	if off, ok := s.offs[str]; ok {
+		return off
+	}
+	off := s.base + uint32(s.extra.Len())
+	s.extra.WriteString(str)
+	s.extra.WriteByte(0)
+	s.offs[str] = off
+	return off
+}
+
+// maxBTFStrings is the kernel's limit on the string section
+// (BTF_MAX_NAME_OFFSET).
+const maxBTFStrings = 1<<24 - 1
+
+// finish returns the BTF blob with the appended strings.
+func (s *btfStrings) finish() ([]byte, error) {
+	total := uint64(s.base) + uint64(s.extra.Len())
+	if total > maxBTFStrings {
+		return nil, fmt.Errorf("BTF string section too large (%d bytes, limit %d)", total, maxBTFStrings)
+	}
+	out := make([]byte, 0, len(s.raw)+s.extra.Len())
+	out = append(out, s.raw...)
+	out = append(out, s.extra.Bytes()...)
+	s.bo.PutUint32(out[20:], uint32(total))
+	return out, nil
+}

@@ -1,0 +1,226 @@
+package elfwriter
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"github.com/cilium/ebpf/asm"
+)
+
+// Relocation encodings. Each follows what clang emits and was checked
+// against libbpf (bpf_program__record_reloc) and cilium/ebpf
+// (elfCode.relocateInstruction):
+//
+//   - ld_imm64 of a map: R_BPF_64_64 against the map's STT_OBJECT symbol,
+//     src_reg 0 and imm 0. Both loaders find the map by the symbol.
+//   - ld_imm64 of a global variable at offset 0 within it: R_BPF_64_64
+//     against the variable's symbol, imm 0 (libbpf adds st_value, cilium
+//     uses st_value).
+//   - ld_imm64 of a static variable, or of any variable at a non-zero
+//     offset within it: R_BPF_64_64 against the data section's STT_SECTION
+//     symbol with imm = offset within the section. cilium ignores imm for
+//     STT_OBJECT targets, so this is the only encoding that gives an
+//     interior pointer the same meaning under both loaders.
+//   - ld_imm64 of a function (src_reg BPF_PSEUDO_FUNC, e.g. a bpf_loop
+//     callback): R_BPF_64_64 against the callee section's STT_SECTION
+//     symbol with imm = callee byte offset and src_reg 0, as clang emits
+//     for static callbacks; cilium resolves STT_FUNC targets by imm rather
+//     than st_value, so the section form is the one both read correctly.
+//   - bpf-to-bpf call to a global function: R_BPF_64_32 against the
+//     callee's STT_FUNC symbol, imm -1.
+//   - bpf-to-bpf call to a static function: R_BPF_64_32 against the
+//     callee section's STT_SECTION symbol, imm = callee_off/8 - 1.
+//   - jumps carrying a Reference to a label (an instruction with that
+//     Symbol inside the same function) are resolved to a pc-relative
+//     offset; no relocation.
+//
+// libbpf requires the callees of calls and function loads to live in
+// ".text"; the writer does not enforce that, the loader reports it.
+
+// encodeFuncs writes the instructions of every program section and
+// collects the relocations.
+func (w *writer) encodeFuncs() error {
+	for _, ps := range w.progs {
+		var buf bytes.Buffer
+		buf.Grow(int(ps.size))
+		for _, fl := range ps.funcs {
+			if err := w.encodeFunc(fl, &buf); err != nil {
+				return fmt.Errorf("function %s: %w", fl.fn.Name, err)
+			}
+		}
+		if uint64(buf.Len()) != ps.size {
+			return fmt.Errorf("section %s: encoded %d bytes, laid out %d", ps.name, buf.Len(), ps.size)
+		}
+		ps.sec.data = buf.Bytes()
+		ps.sec.rels = ps.rels
+	}
+	return nil
+}
+
+// encodeFunc appends fl's instructions to buf.
+func (w *writer) encodeFunc(fl *funcLayout, buf *bytes.Buffer) error {
+	labels := make(map[string]uint64)
+	for i, ins := range fl.fn.Insns {
+		s := ins.Symbol()
+		if s == "" {
+			continue
+		}
+		if _, dup := labels[s]; dup {
+			return invalid("label %q defined twice", s)
+		}
+		labels[s] = fl.raw[i]
+	}
+	for i := range fl.fn.Insns {
+		ins := fl.fn.Insns[i]
+		raw := fl.raw[i]
+		if ref := ins.Reference(); ref != "" {
+			if err := w.resolve(&ins, ref, fl, raw, labels); err != nil {
+				return fmt.Errorf("instruction %d (%v): %w", i, ins, err)
+			}
+		}
+		if _, err := ins.Marshal(buf, w.bo); err != nil {
+			return fmt.Errorf("instruction %d (%v): %w", i, ins, err)
+		}
+	}
+	return nil
+}
+
+// resolve rewrites ins, which references ref, and records its relocation.
+// raw is the instruction's raw offset within its function.
+func (w *writer) resolve(ins *asm.Instruction, ref string, fl *funcLayout, raw uint64, labels map[string]uint64) error {
+	secOff := fl.off + raw*asm.InstructionSize
+	op := ins.OpCode
+	switch {
+	case op.JumpOp() == asm.Call && ins.Src == asm.PseudoCall:
+		callee := w.funcs[ref]
+		if callee == nil {
+			return invalid("call to undefined function %q", ref)
+		}
+		r := relocation{off: secOff, typ: rBPF64_32}
+		if callee.fn.Static {
+			r.sym = callee.prog.sym
+			ins.Constant = int64(callee.off/asm.InstructionSize) - 1
+		} else {
+			r.sym = callee.sym
+			ins.Constant = -1
+		}
+		if ins.Constant > math.MaxInt32 {
+			return invalid("call target %q out of range", ref)
+		}
+		fl.prog.rels = append(fl.prog.rels, r)
+		return nil
+
+	case op.JumpOp() == asm.Call:
+		return invalid("reference %q on a call that is not a bpf-to-bpf call (kfuncs and externs are not supported)", ref)
+
+	case op.IsDWordLoad():
+		return w.resolveLoad(ins, ref, fl, secOff)
+
+	case op.Class().IsJump():
+		target, ok := labels[ref]
+		if !ok {
+			return invalid("jump to undefined label %q", ref)
+		}
+		delta := int64(target) - int64(raw) - 1
+		if op.Class() == asm.Jump32Class && op.JumpOp() == asm.Ja {
+			// gotol: 32-bit offset in imm.
+			if delta < math.MinInt32 || delta > math.MaxInt32 {
+				return invalid("jump to %q out of range", ref)
+			}
+			ins.Constant = delta
+			return nil
+		}
+		if delta < math.MinInt16 || delta > math.MaxInt16 {
+			return invalid("jump to %q out of range (%d instructions)", ref, delta)
+		}
+		ins.Offset = int16(delta)
+		return nil
+	}
+	return invalid("reference %q on an instruction that cannot carry one", ref)
+}
+
+// resolveLoad handles ld_imm64 of a map, a variable or a function.
+func (w *writer) resolveLoad(ins *asm.Instruction, ref string, fl *funcLayout, secOff uint64) error {
+	r := relocation{off: secOff, typ: rBPF64_64}
+	switch {
+	case ins.Src == asm.PseudoFunc:
+		callee := w.funcs[ref]
+		if callee == nil {
+			return invalid("address of undefined function %q", ref)
+		}
+		if callee.off > math.MaxInt32 {
+			return invalid("function %q out of range", ref)
+		}
+		r.sym = callee.prog.sym
+		ins.Src = 0
+		ins.Constant = int64(callee.off)
+
+	case w.maps[ref] != nil:
+		if ins.Src == asm.PseudoMapValue {
+			return invalid("direct value access to map %q cannot be expressed in ELF; use a data section", ref)
+		}
+		r.sym = w.maps[ref].sym
+		ins.Src = 0
+		ins.Constant = 0
+
+	case w.vars[ref] != nil:
+		vl := w.vars[ref]
+		// Constant is the offset within the variable. An
+		// asm.LoadMapValue instruction keeps it in the upper half, next to
+		// the (meaningless here) fd in the lower half.
+		off := ins.Constant
+		if ins.Src == asm.PseudoMapValue {
+			off = int64(uint64(off) >> 32)
+		}
+		if off < 0 || off > int64(vl.v.Size) {
+			return invalid("offset %d outside variable %q of size %d", off, ref, vl.v.Size)
+		}
+		abs := int64(vl.v.Offset) + off
+		if abs > math.MaxInt32 {
+			return invalid("variable %q: offset %d out of range", ref, abs)
+		}
+		if vl.v.Static || off != 0 {
+			r.sym = vl.data.sym
+			ins.Constant = abs
+		} else {
+			r.sym = vl.sym
+			ins.Constant = 0
+		}
+		ins.Src = 0
+
+	case w.funcs[ref] != nil:
+		return invalid("ld_imm64 of function %q without src_reg BPF_PSEUDO_FUNC", ref)
+
+	default:
+		return invalid("undefined symbol %q", ref)
+	}
+	fl.prog.rels = append(fl.prog.rels, r)
+	return nil
+}
+
+// encodeMaps records the map-in-map initialisers as R_BPF_64_ABS64
+// relocations in ".rel.maps" (the type clang uses; libbpf and cilium/ebpf
+// only look at the offset and the symbol).
+func (w *writer) encodeMaps() error {
+	if w.mapsSec == nil {
+		return nil
+	}
+	var rels []relocation
+	for _, ml := range w.mapList {
+		seen := make(map[int]bool)
+		for _, in := range ml.m.Inner {
+			target := w.maps[in.Sym]
+			if target == nil {
+				return invalid("map %s: initialiser references undefined map %q", ml.m.Name, in.Sym)
+			}
+			if seen[in.Off] {
+				return invalid("map %s: two initialisers at offset %d", ml.m.Name, in.Off)
+			}
+			seen[in.Off] = true
+			rels = append(rels, relocation{off: ml.off + uint64(in.Off), sym: target.sym, typ: rBPF64Abs64})
+		}
+	}
+	w.mapsSec.rels = rels
+	return nil
+}

@@ -1,0 +1,73 @@
+// Package regalloc is an iterated-register-coalescing graph-colouring register
+// allocator (George and Appel) over an abstract machine function: blocks of
+// instructions that use and define numbered registers, where the first K
+// numbers are precoloured physical registers.
+package regalloc
+
+// Insn is one machine instruction as the allocator sees it.
+type Insn struct {
+	Uses []int
+	Defs []int
+	// Move marks a register copy Defs[0] = Uses[0], a coalescing candidate.
+	Move bool
+}
+
+// Block is a basic block.
+type Block struct {
+	Insns []Insn
+	Succs []int
+	// Weight scales the spill cost of occurrences in the block (loop depth).
+	Weight float64
+}
+
+// Func is the allocator's input.
+type Func struct {
+	// K is the number of physical registers; registers 0..K-1 are precoloured.
+	K int
+	// N is the total number of registers (physical and virtual).
+	N      int
+	Blocks []Block
+	// NoSpill, when set for a register, makes the allocator spill it only if
+	// nothing else can be spilled (spill temporaries).
+	NoSpill []bool
+}
+
+// Liveness computes the registers live on entry to and exit from each block.
+func Liveness(f *Func) (in, out []Bitset) {
+	nb := len(f.Blocks)
+	in, out = make([]Bitset, nb), make([]Bitset, nb)
+	use, def := make([]Bitset, nb), make([]Bitset, nb)
+	for i, b := range f.Blocks {
+		in[i], out[i] = NewBitset(f.N), NewBitset(f.N)
+		use[i], def[i] = NewBitset(f.N), NewBitset(f.N)
+		for _, ins := range b.Insns {
+			for _, u := range ins.Uses {
+				if !def[i].Has(u) {
+					use[i].Add(u)
+				}
+			}
+			for _, d := range ins.Defs {
+				def[i].Add(d)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := nb - 1; i >= 0; i-- {
+			for _, s := range f.Blocks[i].Succs {
+				if out[i].UnionWith(in[s]) {
+					changed = true
+				}
+			}
+			// in = use ∪ (out − def)
+			for w := range in[i] {
+				n := use[i][w] | (out[i][w] &^ def[i][w])
+				if n != in[i][w] {
+					in[i][w] = n
+					changed = true
+				}
+			}
+		}
+	}
+	return in, out
+}

@@ -1,0 +1,145 @@
+package codegen
+
+import "github.com/bpfcc/bpfcc/ir"
+
+// defCounts counts the definitions of each register; parameters count as
+// one definition at entry.
+func defCounts(f *ir.Func) map[ir.Reg]int {
+	n := map[ir.Reg]int{}
+	for _, p := range f.Params {
+		n[p]++
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Dst != 0 {
+				n[in.Dst]++
+			}
+		}
+	}
+	return n
+}
+
+// foldConstants propagates constants (within blocks, and globally for
+// registers whose only definition is a constant move), folds operations on
+// constants and simple identities, and decides constant branches.
+func foldConstants(f *ir.Func, _ *passCtx) {
+	defs := defCounts(f)
+	global := map[ir.Reg]int64{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMov && in.A.IsImm && defs[in.Dst] == 1 {
+				global[in.Dst] = in.A.Imm
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		known := map[ir.Reg]int64{}
+		lookup := func(r ir.Reg) (int64, bool) {
+			if v, ok := known[r]; ok {
+				return v, true
+			}
+			v, ok := global[r]
+			return v, ok
+		}
+		for _, in := range b.Instrs {
+			subst := func(o *ir.Operand) {
+				if v, ok := lookup(o.Reg); ok {
+					*o = ir.Imm(v)
+				}
+			}
+			switch in.Op {
+			case ir.OpLoad:
+				// Addresses stay in registers.
+			case ir.OpStore:
+				if !in.B.IsImm {
+					subst(&in.B)
+				}
+			case ir.OpAtomic:
+				if !in.B.IsImm {
+					subst(&in.B)
+				}
+				if in.Atomic == ir.AtomicCmpXchg && !in.C.IsImm {
+					subst(&in.C)
+				}
+			default:
+				forEachUse(in, subst)
+			}
+			foldInstr(in)
+			if in.Dst != 0 {
+				delete(known, in.Dst)
+				if in.Op == ir.OpMov && in.A.IsImm {
+					known[in.Dst] = in.A.Imm
+				}
+			}
+		}
+	}
+}
+
+// foldInstr rewrites one instruction whose operands are (partly) constant.
+func foldInstr(in *ir.Instr) {
+	setMov := func(o ir.Operand) {
+		*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: o, Pos: in.Pos, Note: in.Note}
+	}
+	switch in.Op {
+	case ir.OpALU:
+		a, b := in.A, in.B
+		if a.IsImm && b.IsImm {
+			if (in.ALU == ir.SDiv || in.ALU == ir.SMod || in.ALU == ir.UDiv || in.ALU == ir.UMod) && b.Imm == 0 {
+				return // leave division by zero for lower's diagnostics and eBPF semantics
+			}
+			setMov(ir.Imm(evalALU(in.ALU, in.W32, a.Imm, b.Imm)))
+			return
+		}
+		if commutative(in.ALU) && a.IsImm {
+			in.A, in.B = b, a
+			a, b = in.A, in.B
+		}
+		if !b.IsImm {
+			return
+		}
+		v := b.Imm
+		if in.W32 {
+			v = int64(uint32(v))
+		}
+		identity := false
+		switch in.ALU {
+		case ir.Add, ir.Sub, ir.Or, ir.Xor, ir.Lsh, ir.Rsh, ir.Arsh:
+			identity = v == 0
+		case ir.Mul, ir.UDiv, ir.SDiv:
+			identity = v == 1
+		case ir.And:
+			identity = (!in.W32 && v == -1) || (in.W32 && v == 0xffffffff)
+		}
+		zero := (in.ALU == ir.Mul || in.ALU == ir.And) && v == 0
+		switch {
+		case zero:
+			setMov(ir.Imm(0))
+		case identity && !in.W32:
+			setMov(a)
+		case identity && in.W32:
+			*in = ir.Instr{Op: ir.OpExt, Dst: in.Dst, A: a, Bits: 32, Pos: in.Pos, Note: in.Note}
+		}
+	case ir.OpNeg:
+		if in.A.IsImm {
+			setMov(ir.Imm(evalALU(ir.Sub, in.W32, 0, in.A.Imm)))
+		}
+	case ir.OpExt:
+		if in.A.IsImm {
+			setMov(ir.Imm(evalExt(in.A.Imm, in.Bits, in.Signed)))
+		}
+	case ir.OpBswap:
+		if in.A.IsImm {
+			setMov(ir.Imm(evalBswap(in.A.Imm, in.Bits)))
+		}
+	case ir.OpBranch:
+		if in.A.IsImm && in.B.IsImm {
+			t := in.Else
+			if evalCond(in.Cond, in.W32, in.A.Imm, in.B.Imm) {
+				t = in.Then
+			}
+			*in = ir.Instr{Op: ir.OpJump, Then: t, Pos: in.Pos, Note: in.Note}
+		} else if in.A.IsImm {
+			in.A, in.B, in.Cond = in.B, in.A, mirror(in.Cond)
+		}
+	}
+}

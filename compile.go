@@ -1,0 +1,134 @@
+// Package bpfcc compiles restricted C into eBPF ELF objects without clang or
+// LLVM. Compile is the Go API; cmd/bpfcc is the command-line driver.
+package bpfcc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+
+	"github.com/cilium/ebpf"
+
+	"github.com/bpfcc/bpfcc/codegen"
+	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/frontend"
+	"github.com/bpfcc/bpfcc/ir"
+	"github.com/bpfcc/bpfcc/lower"
+)
+
+// Options configure one compilation. The zero value means -O2 -g -mcpu=v3.
+type Options struct {
+	// Source, when non-nil, is compiled instead of reading path (path is then
+	// only used in diagnostics).
+	Source []byte
+	// IncludeDirs are -I directories, searched before the embedded and
+	// system headers.
+	IncludeDirs []string
+	// Defines are -D arguments: "NAME" or "NAME=VALUE".
+	Defines []string
+	// Undefines are -U arguments.
+	Undefines []string
+	// OptLevel is 0, 1 or 2; -1 selects the default (2).
+	OptLevel int
+	// NoDebug drops .BTF.ext line and func info (-g0).
+	NoDebug bool
+	// CPU is the -mcpu version 1..4; 0 selects the default (3).
+	CPU int
+	// DumpIR, when non-nil, receives the IR module after lowering.
+	DumpIR func(*ir.Module)
+
+	// Binary is the traced program (-x) whose DWARF binds handler arguments.
+	Binary string
+	// Probes are --probe HANDLER=PROBE settings; they override SEC("config").
+	Probes []string
+	// Binds are --bind HANDLER.ARG=EXPR settings; they override SEC("config").
+	Binds []string
+}
+
+// Result is a compiled object.
+type Result struct {
+	// Object is the ELF relocatable object.
+	Object []byte
+	// Spec is Object parsed by cilium/ebpf, ready to load.
+	Spec *ebpf.CollectionSpec
+	// Listing is the -S listing.
+	Listing string
+	// Warnings are diagnostics that did not stop compilation.
+	Warnings diag.List
+	// Module is the lowered IR (before codegen's passes).
+	Module *ir.Module
+}
+
+// ErrInternal marks a bug in bpfcc rather than in the input.
+var ErrInternal = errors.New("internal compiler error")
+
+// Compile compiles one C file. Errors in the input come back as a
+// diag.List; bugs in bpfcc wrap ErrInternal.
+func Compile(path string, opts Options) (res *Result, err error) {
+	stage := "front end"
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalError(stage, r)
+			res = nil
+		}
+	}()
+	cpu := opts.CPU
+	if cpu == 0 {
+		cpu = 3
+	}
+	if cpu < 1 || cpu > 4 {
+		return nil, fmt.Errorf("unsupported -mcpu=v%d (want v1..v4)", cpu)
+	}
+	opt := opts.OptLevel
+	if opt < 0 {
+		opt = 2
+	}
+	u, err := frontend.Parse(path, frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu})
+	if err != nil {
+		return nil, err
+	}
+	stage = "lowering"
+	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu})
+	if err != nil {
+		return nil, err
+	}
+	if opts.DumpIR != nil {
+		opts.DumpIR(m)
+	}
+	stage = "code generation"
+	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug})
+	if err != nil {
+		return nil, codegenError(m, err)
+	}
+	stage = "ELF writer"
+	elf, err := codegen.ELF(o)
+	if err != nil {
+		return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
+	}
+	spec, err := ebpf.LoadCollectionSpecFromReader(bytes.NewReader(elf))
+	if err != nil {
+		return nil, fmt.Errorf("%w: the object bpfcc wrote does not parse: %v", ErrInternal, err)
+	}
+	return &Result{Object: elf, Spec: spec, Listing: codegen.Listing(o), Warnings: warnings, Module: m}, nil
+}
+
+var stackErr = regexp.MustCompile(`function "([^"]+)": stack frame of \d+ bytes exceeds.*`)
+
+func internalError(stage string, r any) error {
+	return fmt.Errorf("%w in %s: %v\n%s", ErrInternal, stage, r, debug.Stack())
+}
+
+// codegenError turns codegen's errors about the input (such as an
+// oversized stack frame) into positioned diagnostics.
+func codegenError(mod *ir.Module, err error) error {
+	if m := stackErr.FindStringSubmatch(err.Error()); m != nil {
+		for _, f := range mod.Funcs {
+			if f.Name == m[1] {
+				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: m[0]}}
+			}
+		}
+	}
+	return fmt.Errorf("%w: %v", ErrInternal, err)
+}

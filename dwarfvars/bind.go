@@ -1,0 +1,368 @@
+package dwarfvars
+
+import (
+	"debug/dwarf"
+	"fmt"
+	"sort"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+)
+
+// Binding says how a probe program at Site fetches the value of Expr.
+//
+// For scalar results (integers, enums, pointers) Loc is always LocValue:
+// run Loc.Fetch and keep the low Type.Size bytes, then convert per
+// Type.Signed. Aggregates are LocMemory (read Type.Size bytes at the
+// address Loc.Fetch computes), LocValue (a small struct held in a
+// register) or LocPieces.
+type Binding struct {
+	Site Site
+	Expr Expr
+	// Var is the root variable of the expression.
+	Var  Var
+	Type *Type
+	Loc  Location
+	// Entry is set when Loc uses SrcEntryValue: attach a helper at
+	// Entry.Addr that saves Entry.Regs.
+	Entry *EntryInfo
+}
+
+// EntryInfo is what the entry-value helper program needs. The helper saves
+// the registers in a map keyed by thread and the CFA at entry (EntryCFA,
+// normally rsp+8); the site program looks them up with the thread and the
+// CFA at the site (SiteCFA), which is the same frame's CFA.
+type EntryInfo struct {
+	Addr, FileOffset, FuncOffset uint64
+	Func                         string
+	Regs                         []int
+	EntryCFA, SiteCFA            Source
+}
+
+// Describe renders the binding like "cnt = *(s32 *)(CFA-28 = rsp+36)".
+func (bd *Binding) Describe() string {
+	return bd.Expr.Text + " = " + bd.Loc.Describe(bd.Type)
+}
+
+// ReadsMemory reports whether the fetch reads tracee memory (the program
+// then wants bpf_probe_read_user or a sleepable copy).
+func (bd *Binding) ReadsMemory() bool { return bd.Loc.ReadsMemory() }
+
+// Bind resolves a binding expression at a site.
+func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
+	defer recoverInto(&err, "bind "+e.Text)
+	label := siteLabel(s)
+	v, err := b.lookupVar(s, e.Var)
+	if err != nil {
+		return nil, err
+	}
+	if v.Err != nil {
+		return nil, v.Err
+	}
+	pe := &pathEval{site: label, expr: e.Text, name: v.Name}
+	loc, t := v.Loc, v.Type
+	for _, st := range e.Path {
+		loc, t, err = pe.step(loc, t, st)
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i := 0; i < e.Derefs; i++ {
+		if t.Kind != KindPointer {
+			return nil, pe.fail("cannot dereference %s of type %s", e.Var, t.Spelling)
+		}
+		val, err := pe.value(loc, 8)
+		if err != nil {
+			return nil, err
+		}
+		loc, t = Location{Kind: LocMemory, Fetch: val, Size: t.Elem.Size}, t.Elem
+	}
+	if e.AddrOf {
+		if loc.Kind != LocMemory {
+			return nil, pe.fail("%s has no address: it is not in memory here", e.Text)
+		}
+		t = &Type{Kind: KindPointer, Size: 8, Elem: t, Spelling: ptrSpelling(t), Count: -1}
+		loc = Location{Kind: LocValue, Fetch: loc.Fetch, Size: 8}
+	}
+	if t.Kind == KindVoid || t.Kind == KindFunc {
+		return nil, pe.fail("%s has type %s, which has no value", e.Text, t.Spelling)
+	}
+	if t.Scalar() {
+		f, err := pe.value(loc, t.Size)
+		if err != nil {
+			return nil, err
+		}
+		loc = Location{Kind: LocValue, Fetch: f, Size: t.Size}
+	}
+	bd = &Binding{Site: s, Expr: e, Var: v, Type: t, Loc: loc}
+	if loc.UsesEntryValue() {
+		if bd.Entry, err = b.entryInfo(s, loc); err != nil {
+			return nil, err
+		}
+	}
+	return bd, nil
+}
+
+// lookupVar finds a visible variable (innermost first), then a global.
+func (b *Binary) lookupVar(s Site, name string) (Var, error) {
+	vs, err := b.Vars(s)
+	if err != nil {
+		return Var{}, err
+	}
+	for _, v := range vs {
+		if v.Name == name && !v.Shadowed {
+			return v, nil
+		}
+	}
+	if g, ok, err := b.global(s, name); err != nil || ok {
+		return g, err
+	}
+	var names []string
+	for _, v := range vs {
+		if !v.Shadowed {
+			names = append(names, v.Name)
+		}
+	}
+	sort.Strings(names)
+	return Var{}, &VarNotFoundError{Site: siteLabel(s), Name: name, Visible: names}
+}
+
+// global finds a file-scope variable, preferring the site's compile unit.
+func (b *Binary) global(s Site, name string) (Var, bool, error) {
+	if err := b.indexNames(); err != nil {
+		return Var{}, false, err
+	}
+	offs := b.globals[name]
+	if len(offs) == 0 {
+		return Var{}, false, nil
+	}
+	pick := offs[0]
+	if u, ok := b.unitOfAddr(s.Addr); ok {
+		for _, o := range offs {
+			if o >= u.start && o < u.end {
+				pick = o
+				break
+			}
+		}
+	}
+	u, ok := b.unitOf(pick)
+	if !ok {
+		return Var{}, false, nil
+	}
+	cuE, err := b.entryAt(u.start)
+	if err != nil {
+		return Var{}, false, malformed("compile unit", err)
+	}
+	c, err := b.cuFor(cuE)
+	if err != nil {
+		return Var{}, false, err
+	}
+	e, err := b.entryAt(pick)
+	if err != nil {
+		return Var{}, false, malformed("variable DIE", err)
+	}
+	node, _ := godwarf.LoadAbstractOriginAndSpecification(e, b.dw.Reader())
+	ft := &funcTree{cu: c, root: &godwarf.Tree{Entry: node, Offset: pick, Tag: e.Tag}}
+	v := Var{Name: name, Kind: VarGlobal, Scope: "<file>"}
+	v.Type = b.typeOf(node)
+	if l, ok := node.Val(dwarf.AttrDeclLine).(int64); ok {
+		v.DeclLine = int(l)
+	}
+	v.Loc, v.Err = b.varLoc(s, ft, node, name, v.Type)
+	return v, true, nil
+}
+
+func (b *Binary) unitOfAddr(pc uint64) (unitHdr, bool) {
+	c, err := b.cuAt(pc)
+	if err != nil {
+		return unitHdr{}, false
+	}
+	return c.hdr, true
+}
+
+// entryInfo fills in what the entry-value helper needs.
+func (b *Binary) entryInfo(s Site, loc Location) (*EntryInfo, error) {
+	ei := &EntryInfo{Addr: s.EntryAddr, Regs: loc.EntryRegs()}
+	ei.FileOffset, _ = b.fileOffset(ei.Addr)
+	if sym, ok := b.symbolAt(ei.Addr); ok {
+		ei.Func, ei.FuncOffset = sym.Name, ei.Addr-sym.Value
+	} else {
+		ei.Func = s.Func
+	}
+	var err error
+	if ei.EntryCFA, err = b.cfaAt(ei.Addr); err != nil {
+		return nil, &UnsupportedError{Site: siteLabel(s), Var: "entry value", Reason: err.Error()}
+	}
+	if ei.SiteCFA, err = b.cfaAt(s.Addr); err != nil {
+		return nil, &UnsupportedError{Site: siteLabel(s), Var: "entry value", Reason: err.Error()}
+	}
+	return ei, nil
+}
+
+// pathEval applies path steps to a location.
+type pathEval struct {
+	site, expr, name string
+}
+
+func (pe *pathEval) fail(format string, a ...any) error {
+	return &PathError{Site: pe.site, Expr: pe.expr, Reason: fmt.Sprintf(format, a...)}
+}
+
+func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, error) {
+	switch st.Kind {
+	case PathField:
+		if t.Kind != KindStruct && t.Kind != KindUnion {
+			return loc, t, pe.fail("'.%s' on %s, which is not a struct or union", st.Name, t.Spelling)
+		}
+		return pe.member(loc, t, st.Name)
+	case PathArrow:
+		if t.Kind != KindPointer || (t.Elem.Kind != KindStruct && t.Elem.Kind != KindUnion) {
+			return loc, t, pe.fail("'->%s' on %s, which is not a pointer to a struct or union", st.Name, t.Spelling)
+		}
+		p, err := pe.value(loc, 8)
+		if err != nil {
+			return loc, t, err
+		}
+		return pe.member(Location{Kind: LocMemory, Fetch: p, Size: t.Elem.Size}, t.Elem, st.Name)
+	case PathIndex:
+		switch t.Kind {
+		case KindArray:
+			if t.Count > 0 && st.Index >= int64(t.Count) {
+				return loc, t, pe.fail("index %d is out of range for %s", st.Index, t.Spelling)
+			}
+			l, err := pe.sub(loc, int(st.Index)*t.Elem.Size, t.Elem.Size)
+			return l, t.Elem, err
+		case KindPointer:
+			if t.Elem.Size <= 0 {
+				return loc, t, pe.fail("cannot index %s", t.Spelling)
+			}
+			p, err := pe.value(loc, 8)
+			if err != nil {
+				return loc, t, err
+			}
+			p = p.then(Step{Op: OpAdd, Imm: st.Index * int64(t.Elem.Size)})
+			return Location{Kind: LocMemory, Fetch: p, Size: t.Elem.Size}, t.Elem, nil
+		}
+		return loc, t, pe.fail("'[%d]' on %s, which is not an array or pointer", st.Index, t.Spelling)
+	}
+	return loc, t, pe.fail("bad path step")
+}
+
+func (pe *pathEval) member(loc Location, t *Type, name string) (Location, *Type, error) {
+	m, ok := t.Member(name)
+	if !ok {
+		var names []string
+		for _, m := range t.Members {
+			names = append(names, m.Name)
+		}
+		return loc, t, pe.fail("%s has no member %q (members: %v)", t.Spelling, name, names)
+	}
+	size := m.Type.Size
+	l, err := pe.sub(loc, m.Offset, size)
+	if err != nil || m.BitSize == 0 {
+		return l, m.Type, err
+	}
+	// Bit-field: fetch the storage unit, then shift and mask.
+	v, err := pe.value(l, size)
+	if err != nil {
+		return l, m.Type, err
+	}
+	if m.Type.Signed {
+		v = v.then(Step{Op: OpShl, Imm: int64(64 - m.BitOffset - m.BitSize)}).then(Step{Op: OpShra, Imm: int64(64 - m.BitSize)})
+	} else {
+		if m.BitOffset > 0 {
+			v = v.then(Step{Op: OpShr, Imm: int64(m.BitOffset)})
+		}
+		v = v.then(Step{Op: OpAnd, Imm: int64(uint64(1)<<m.BitSize - 1)})
+	}
+	return Location{Kind: LocValue, Fetch: v, Size: size}, m.Type, nil
+}
+
+// sub selects bytes [off, off+size) of an object.
+func (pe *pathEval) sub(loc Location, off, size int) (Location, error) {
+	switch loc.Kind {
+	case LocMemory:
+		return Location{Kind: LocMemory, Fetch: loc.Fetch.then(Step{Op: OpAdd, Imm: int64(off)}), Size: size}, nil
+	case LocValue:
+		if off+size > 8 {
+			return loc, pe.fail("bytes %d..%d of a value held in a register", off, off+size)
+		}
+		f := loc.Fetch
+		if off > 0 {
+			f = f.then(Step{Op: OpShr, Imm: int64(8 * off)})
+		}
+		return Location{Kind: LocValue, Fetch: f, Size: size}, nil
+	case LocPieces:
+		var ps []Piece
+		for _, p := range loc.Pieces {
+			lo, hi := max(p.Offset, off), min(p.Offset+p.Size, off+size)
+			if lo >= hi {
+				continue
+			}
+			if p.Loc.Kind == LocOptimizedOut {
+				return loc, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+			}
+			if lo == p.Offset && hi == p.Offset+p.Size && lo == off && hi == off+size {
+				return p.Loc, nil
+			}
+			in, err := pe.sub(p.Loc, lo-p.Offset, hi-lo)
+			if err != nil {
+				return loc, err
+			}
+			ps = append(ps, Piece{Offset: lo - off, Size: hi - lo, Loc: in})
+		}
+		covered := 0
+		for _, p := range ps {
+			covered += p.Size
+		}
+		if covered < size {
+			return loc, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+		}
+		if len(ps) == 1 && ps[0].Offset == 0 {
+			return ps[0].Loc, nil
+		}
+		return Location{Kind: LocPieces, Pieces: ps, Size: size}, nil
+	}
+	return loc, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+}
+
+// value returns a Fetch computing a scalar of size bytes held at loc.
+func (pe *pathEval) value(loc Location, size int) (*Fetch, error) {
+	switch loc.Kind {
+	case LocValue:
+		return loc.Fetch, nil
+	case LocMemory:
+		if size != 1 && size != 2 && size != 4 && size != 8 {
+			return nil, &UnsupportedError{Site: pe.site, Var: pe.expr, Reason: fmt.Sprintf("is a %d-byte scalar", size)}
+		}
+		return loc.Fetch.then(Step{Op: OpDeref, Size: size}), nil
+	case LocPieces:
+		// Assemble: v = p0 | p1 << 8*off1 | ...
+		var acc *Fetch
+		for _, p := range loc.Pieces {
+			if p.Loc.Kind == LocOptimizedOut {
+				return nil, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+			}
+			if p.Offset+p.Size > 8 {
+				return nil, &UnsupportedError{Site: pe.site, Var: pe.expr, Reason: "pieces beyond 8 bytes"}
+			}
+			v, err := pe.value(p.Loc, p.Size)
+			if err != nil {
+				return nil, err
+			}
+			v = extend(v, p.Size, false)
+			if p.Offset > 0 {
+				v = v.then(Step{Op: OpShl, Imm: int64(8 * p.Offset)})
+			}
+			if acc == nil {
+				acc = v
+			} else {
+				acc = acc.then(Step{Op: OpOr, Arg: v})
+			}
+		}
+		if acc == nil {
+			return nil, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+		}
+		return acc, nil
+	}
+	return nil, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+}

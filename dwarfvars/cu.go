@@ -1,0 +1,303 @@
+package dwarfvars
+
+import (
+	"debug/dwarf"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+)
+
+// cuInfo is what a compile unit contributes, built on first use.
+type cuInfo struct {
+	entry    *dwarf.Entry
+	hdr      unitHdr
+	base     uint64 // DW_AT_low_pc, the default loclist base address
+	addrBase uint64
+	locBase  uint64 // DW_AT_loclists_base
+	producer string
+	ranges   [][2]uint64
+
+	rows    []lineRow // line table in sequence order; nil until lines()
+	rowsErr error
+	loaded  bool
+	funcs   []funcRef // top-level subprograms with code
+}
+
+// lineRow is one row of a line table.
+type lineRow struct {
+	addr   uint64
+	file   string
+	line   int
+	stmt   bool
+	endSeq bool
+	pEnd   bool
+}
+
+// funcRef is a concrete subprogram: its DIE and address ranges.
+type funcRef struct {
+	off    dwarf.Offset
+	ranges [][2]uint64
+}
+
+// cuAt returns the compile unit containing pc.
+func (b *Binary) cuAt(pc uint64) (*cuInfo, error) {
+	r := b.dw.Reader()
+	e, err := r.SeekPC(pc)
+	if err != nil {
+		if errors.Is(err, dwarf.ErrUnknownPC) {
+			return nil, fmt.Errorf("address %#x: %w: no compile unit covers it", pc, ErrNotFound)
+		}
+		return nil, malformed(fmt.Sprintf("compile unit for %#x", pc), err)
+	}
+	return b.cuFor(e)
+}
+
+// cuFor returns (and caches) the cuInfo of a compile unit entry.
+func (b *Binary) cuFor(e *dwarf.Entry) (*cuInfo, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if c, ok := b.cus[e.Offset]; ok {
+		return c, nil
+	}
+	c := &cuInfo{entry: e}
+	c.hdr, _ = b.unitOf(e.Offset)
+	c.base, _ = e.Val(dwarf.AttrLowpc).(uint64)
+	if v, ok := e.Val(dwarf.AttrAddrBase).(int64); ok {
+		c.addrBase = uint64(v)
+	}
+	if v, ok := e.Val(dwarf.AttrLoclistsBase).(int64); ok {
+		c.locBase = uint64(v)
+	}
+	c.producer, _ = e.Val(dwarf.AttrProducer).(string)
+	c.ranges, _ = b.dw.Ranges(e)
+	b.cus[e.Offset] = c
+	return c, nil
+}
+
+// allCUs iterates over every compile unit.
+func (b *Binary) allCUs(fn func(*cuInfo) error) error {
+	r := b.dw.Reader()
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return malformed("compile units", err)
+		}
+		if e == nil {
+			return nil
+		}
+		if e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit {
+			c, err := b.cuFor(e)
+			if err != nil {
+				return err
+			}
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+		r.SkipChildren()
+	}
+}
+
+// lines returns the CU's line table rows.
+func (b *Binary) lines(c *cuInfo) ([]lineRow, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if c.rows != nil || c.rowsErr != nil {
+		return c.rows, c.rowsErr
+	}
+	lr, err := b.dw.LineReader(c.entry)
+	if err != nil {
+		c.rowsErr = malformed("line table", err)
+		return nil, c.rowsErr
+	}
+	rows := []lineRow{}
+	if lr != nil {
+		var le dwarf.LineEntry
+		for {
+			if err := lr.Next(&le); err != nil {
+				if err != io.EOF {
+					c.rowsErr = malformed("line table", err)
+				}
+				break
+			}
+			name := ""
+			if le.File != nil {
+				name = le.File.Name
+			}
+			rows = append(rows, lineRow{addr: le.Address, file: name, line: le.Line, stmt: le.IsStmt,
+				endSeq: le.EndSequence, pEnd: le.PrologueEnd})
+		}
+	}
+	c.rows = rows
+	return rows, c.rowsErr
+}
+
+// rowAt returns the line row covering pc.
+func rowAt(rows []lineRow, pc uint64) (lineRow, bool) {
+	var best lineRow
+	found := false
+	for i := 0; i+1 < len(rows); i++ {
+		r := rows[i]
+		if r.endSeq || r.addr > pc {
+			continue
+		}
+		if pc < rows[i+1].addr && (!found || r.addr >= best.addr) {
+			// Several rows at one address: the last one describes it.
+			best, found = r, true
+		}
+	}
+	return best, found
+}
+
+// functions returns the CU's top-level subprograms that have code.
+func (b *Binary) functions(c *cuInfo) ([]funcRef, error) {
+	b.mu.Lock()
+	loaded := c.loaded
+	b.mu.Unlock()
+	if loaded {
+		return c.funcs, nil
+	}
+	r := b.dw.Reader()
+	r.Seek(c.entry.Offset)
+	if _, err := r.Next(); err != nil {
+		return nil, malformed("compile unit", err)
+	}
+	var fs []funcRef
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return nil, malformed("subprograms", err)
+		}
+		if e == nil || e.Tag == 0 {
+			break
+		}
+		if e.Tag == dwarf.TagSubprogram {
+			if rg, err := b.dw.Ranges(e); err == nil && len(rg) > 0 {
+				fs = append(fs, funcRef{e.Offset, rg})
+			}
+		}
+		r.SkipChildren()
+	}
+	b.mu.Lock()
+	c.funcs, c.loaded = fs, true
+	b.mu.Unlock()
+	return fs, nil
+}
+
+// funcAt returns the concrete subprogram containing pc and its CU.
+func (b *Binary) funcAt(pc uint64) (*funcTree, error) {
+	c, err := b.cuAt(pc)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := b.functions(c)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		if inRanges(f.ranges, pc) {
+			return b.tree(c, f.off)
+		}
+	}
+	return nil, fmt.Errorf("address %#x: %w: no function covers it", pc, ErrNotFound)
+}
+
+func inRanges(rs [][2]uint64, pc uint64) bool {
+	for _, r := range rs {
+		if r[0] <= pc && pc < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// funcTree is a concrete subprogram's DIE tree with abstract origins loaded.
+type funcTree struct {
+	cu    *cuInfo
+	root  *godwarf.Tree
+	name  string // DWARF name, through the abstract origin
+	entry uint64 // entry address: DW_AT_entry_pc, low_pc or first range
+}
+
+func (b *Binary) tree(c *cuInfo, off dwarf.Offset) (*funcTree, error) {
+	b.mu.Lock()
+	t, ok := b.trees[off]
+	b.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	root, err := godwarf.LoadTree(off, b.dw, 0)
+	if err != nil {
+		return nil, malformed("function DIE tree", err)
+	}
+	t = &funcTree{cu: c, root: root}
+	t.name, _ = root.Val(dwarf.AttrName).(string)
+	t.entry = entryPC(root)
+	b.mu.Lock()
+	b.trees[off] = t
+	b.mu.Unlock()
+	return t, nil
+}
+
+// entryPC returns the entry address of a subprogram or inlined subroutine.
+func entryPC(n *godwarf.Tree) uint64 {
+	if e, ok := n.Entry.(*dwarf.Entry); ok {
+		if v, ok := e.Val(dwarf.AttrEntrypc).(uint64); ok && v != 0 {
+			if e.AttrField(dwarf.AttrEntrypc).Class == dwarf.ClassAddress {
+				return v
+			}
+		}
+	}
+	if v, ok := n.Val(dwarf.AttrLowpc).(uint64); ok && v != 0 {
+		if inRanges(n.Ranges, v) || len(n.Ranges) == 0 {
+			return v
+		}
+	}
+	if len(n.Ranges) > 0 {
+		lo := n.Ranges[0][0]
+		return lo
+	}
+	return 0
+}
+
+var optFlag = regexp.MustCompile(`(^|\s)-O(\d|s|z|g|fast)?(\s|$)`)
+
+// optimized reports whether the producer string records optimisation; ok is
+// false when it does not say (clang without -grecord-command-line).
+func optimized(producer string) (opt, ok bool) {
+	ms := optFlag.FindAllStringSubmatch(producer, -1)
+	if len(ms) == 0 {
+		if strings.HasPrefix(producer, "GNU ") {
+			return false, true // gcc always records -O; none means -O0
+		}
+		return false, false
+	}
+	last := ms[len(ms)-1][2]
+	return last != "0", true
+}
+
+// linesIn returns the distinct lines with code in the given ranges.
+func linesIn(rows []lineRow, rs [][2]uint64) []int {
+	seen := map[int]bool{}
+	for i, r := range rows {
+		if r.endSeq || r.line == 0 || i+1 >= len(rows) {
+			continue
+		}
+		for _, rg := range rs {
+			if r.addr < rg[1] && rows[i+1].addr > rg[0] && r.addr >= rg[0] {
+				seen[r.line] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for l := range seen {
+		out = append(out, l)
+	}
+	sort.Ints(out)
+	return out
+}

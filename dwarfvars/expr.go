@@ -1,0 +1,157 @@
+package dwarfvars
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// PathKind is one step of a binding path.
+type PathKind uint8
+
+// Path steps.
+const (
+	PathField PathKind = iota // .name
+	PathArrow                 // ->name
+	PathIndex                 // [n]
+)
+
+// PathElem is one step of an Expr's path.
+type PathElem struct {
+	Kind  PathKind
+	Name  string
+	Index int64
+}
+
+// Expr is a parsed binding expression: a variable with an optional path,
+// as in "v", "v->f", "v.f.g", "v[3]", "*v", "&v", "v->a[2].b". Postfix steps
+// bind tighter than the prefix operators, as in C.
+type Expr struct {
+	Text string
+	// Var is the variable name ($retval at a return probe).
+	Var  string
+	Path []PathElem
+	// Derefs counts leading '*'; AddrOf is a leading '&'.
+	Derefs int
+	AddrOf bool
+}
+
+func (e Expr) String() string { return e.Text }
+
+// ParseExpr parses a binding expression.
+func ParseExpr(s string) (Expr, error) {
+	e := Expr{Text: strings.TrimSpace(s)}
+	p := &exprParser{s: e.Text}
+	p.space()
+	for p.peek() == '*' || p.peek() == '&' {
+		if p.peek() == '&' {
+			if e.AddrOf || e.Derefs > 0 {
+				return Expr{}, p.fail("'&' must come first, once")
+			}
+			e.AddrOf = true
+		} else {
+			e.Derefs++
+		}
+		p.i++
+		p.space()
+	}
+	paren := false
+	if p.peek() == '(' {
+		paren = true
+		p.i++
+		p.space()
+	}
+	name := p.ident(true)
+	if name == "" {
+		return Expr{}, p.fail("expected a variable name")
+	}
+	e.Var = name
+	for {
+		p.space()
+		switch {
+		case p.eat("->"):
+			p.space()
+			f := p.ident(false)
+			if f == "" {
+				return Expr{}, p.fail("expected a member name after '->'")
+			}
+			e.Path = append(e.Path, PathElem{Kind: PathArrow, Name: f})
+		case p.eat("."):
+			p.space()
+			f := p.ident(false)
+			if f == "" {
+				return Expr{}, p.fail("expected a member name after '.'")
+			}
+			e.Path = append(e.Path, PathElem{Kind: PathField, Name: f})
+		case p.eat("["):
+			p.space()
+			j := p.i
+			for p.i < len(p.s) && p.s[p.i] != ']' {
+				p.i++
+			}
+			if p.i >= len(p.s) {
+				return Expr{}, p.fail("missing ']'")
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(p.s[j:p.i]), 0, 64)
+			if err != nil || n < 0 || n > 1<<31 {
+				return Expr{}, p.fail(fmt.Sprintf("array index %q is not a non-negative constant", p.s[j:p.i]))
+			}
+			p.i++
+			e.Path = append(e.Path, PathElem{Kind: PathIndex, Index: n})
+		case paren && p.eat(")"):
+			paren = false
+		case p.i >= len(p.s) && !paren:
+			return e, nil
+		default:
+			if paren && p.i >= len(p.s) {
+				return Expr{}, p.fail("missing ')'")
+			}
+			return Expr{}, p.fail(fmt.Sprintf("unexpected %q", p.s[p.i:]))
+		}
+	}
+}
+
+type exprParser struct {
+	s string
+	i int
+}
+
+func (p *exprParser) fail(msg string) error {
+	return fmt.Errorf("binding expression %q: column %d: %s", p.s, p.i+1, msg)
+}
+
+func (p *exprParser) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func (p *exprParser) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+func (p *exprParser) eat(tok string) bool {
+	if strings.HasPrefix(p.s[p.i:], tok) {
+		p.i += len(tok)
+		return true
+	}
+	return false
+}
+
+// ident reads a C identifier ($ allowed first for $retval when dollar).
+func (p *exprParser) ident(dollar bool) string {
+	j := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || p.i > j && c >= '0' && c <= '9' ||
+			dollar && p.i == j && c == '$'
+		if !ok {
+			break
+		}
+		p.i++
+	}
+	return p.s[j:p.i]
+}

@@ -1,0 +1,160 @@
+package dwarfvars
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ProbeKind is the form of a probe spec.
+type ProbeKind uint8
+
+// Probe spec forms, in perf-probe syntax.
+const (
+	ProbeFunc       ProbeKind = iota // FUNC (or FUNC%return)
+	ProbeFuncOffset                  // FUNC+OFF
+	ProbeFuncLine                    // FUNC:RLN, line relative to the declaration
+	ProbeFileLine                    // FILE:LINE
+)
+
+// Probe is a parsed probe spec.
+type Probe struct {
+	// Spec is the text as given.
+	Spec string
+	// Binary is the BINARY: prefix, empty when absent.
+	Binary string
+	Kind   ProbeKind
+	Func   string
+	File   string
+	// Offset is the byte offset of FUNC+OFF.
+	Offset uint64
+	// Line is the relative line of FUNC:RLN or the line of FILE:LINE.
+	Line int
+	// Return is set for FUNC%return.
+	Return bool
+}
+
+// String formats the probe without the binary prefix.
+func (p Probe) String() string {
+	switch p.Kind {
+	case ProbeFuncOffset:
+		return fmt.Sprintf("%s+%#x", p.Func, p.Offset)
+	case ProbeFuncLine:
+		return fmt.Sprintf("%s:%d", p.Func, p.Line)
+	case ProbeFileLine:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	if p.Return {
+		return p.Func + "%return"
+	}
+	return p.Func
+}
+
+// ParseProbe parses perf-probe syntax: FUNC, FUNC+OFF (decimal or 0x hex),
+// FUNC:RLN, FILE.c:LINE and FUNC%return, optionally prefixed by "BINARY:"
+// when BINARY contains a '/'. A FILE is recognised by a '/' or a source
+// file extension (.c, .h, .cc, ...).
+func ParseProbe(s string) (Probe, error) {
+	orig := s
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Probe{}, fmt.Errorf("probe %q: empty", orig)
+	}
+	// Try BINARY: prefixes from the left: the first split whose prefix has
+	// a '/', is not a source file, and whose rest parses wins.
+	for i := 0; i < len(s); i++ {
+		if s[i] != ':' {
+			continue
+		}
+		bin, rest := s[:i], s[i+1:]
+		if !strings.Contains(bin, "/") || isSourceFile(bin) {
+			continue
+		}
+		if p, err := parseSpec(rest); err == nil {
+			p.Spec, p.Binary = orig, bin
+			return p, nil
+		}
+	}
+	p, err := parseSpec(s)
+	if err != nil {
+		return Probe{}, fmt.Errorf("probe %q: %w", orig, err)
+	}
+	p.Spec = orig
+	return p, nil
+}
+
+func parseSpec(s string) (Probe, error) {
+	var p Probe
+	if f, ok := strings.CutSuffix(s, "%return"); ok {
+		if !validFunc(f) {
+			return p, fmt.Errorf("invalid function name %q", f)
+		}
+		p.Kind, p.Func, p.Return = ProbeFunc, f, true
+		return p, nil
+	}
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		head, tail := s[:i], s[i+1:]
+		n, err := strconv.ParseUint(tail, 10, 31)
+		if err != nil {
+			return p, fmt.Errorf("invalid line number %q", tail)
+		}
+		if isSourceFile(head) || strings.Contains(head, "/") {
+			if n == 0 {
+				return p, fmt.Errorf("line numbers start at 1")
+			}
+			p.Kind, p.File, p.Line = ProbeFileLine, head, int(n)
+			return p, nil
+		}
+		if !validFunc(head) {
+			return p, fmt.Errorf("invalid function or file name %q", head)
+		}
+		p.Kind, p.Func, p.Line = ProbeFuncLine, head, int(n)
+		return p, nil
+	}
+	if i := strings.IndexByte(s, '+'); i >= 0 {
+		f, off := s[:i], s[i+1:]
+		if !validFunc(f) {
+			return p, fmt.Errorf("invalid function name %q", f)
+		}
+		n, err := strconv.ParseUint(off, 0, 64)
+		if err != nil || off == "" || off[0] == '+' || off[0] == '-' {
+			return p, fmt.Errorf("invalid offset %q", off)
+		}
+		p.Kind, p.Func, p.Offset = ProbeFuncOffset, f, n
+		return p, nil
+	}
+	if !validFunc(s) {
+		return p, fmt.Errorf("invalid function name %q", s)
+	}
+	p.Kind, p.Func = ProbeFunc, s
+	return p, nil
+}
+
+// validFunc accepts C identifiers plus the '.' of compiler clones
+// (helper.constprop.0) and '$'.
+func validFunc(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '.' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var sourceExts = []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".i", ".s", ".S", ".inc", ".C", ".y", ".l"}
+
+func isSourceFile(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t:") {
+		return false
+	}
+	for _, e := range sourceExts {
+		if strings.HasSuffix(s, e) && len(s) > len(e) {
+			return true
+		}
+	}
+	return false
+}

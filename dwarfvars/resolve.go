@@ -1,0 +1,631 @@
+package dwarfvars
+
+import (
+	"debug/dwarf"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// Site is one concrete probe address.
+type Site struct {
+	Probe Probe
+	// Addr is the virtual (link-time) address of the probed instruction.
+	Addr uint64
+	// FileOffset is Addr's offset in the file, what a uprobe attaches to.
+	FileOffset uint64
+	// Func is the ELF symbol containing Addr (helper.constprop.0 for a
+	// clone), or the DWARF name when there is no symbol table.
+	Func string
+	// FuncOffset is Addr minus the symbol's start: the OFF of
+	// "uprobe/BIN:FUNC+0xOFF".
+	FuncOffset uint64
+	File       string
+	Line       int
+	// Return marks a return probe (uretprobe at Func).
+	Return bool
+	// EntryAddr is the entry of the containing out-of-line function, where
+	// entry values are saved.
+	EntryAddr uint64
+	// Inlined lists the inlined functions Addr is in, innermost first.
+	Inlined []string
+}
+
+// String formats the site like "main+0x1c (prog.c:12)".
+func (s Site) String() string {
+	r := fmt.Sprintf("%s+%#x", s.Func, s.FuncOffset)
+	if s.Return {
+		r = s.Func + "%return"
+	}
+	if s.File != "" {
+		r += fmt.Sprintf(" (%s:%d)", filepath.Base(s.File), s.Line)
+	}
+	return r
+}
+
+// Resolve turns a probe into its sites, one per address, sorted by address.
+func (b *Binary) Resolve(p Probe) (sites []Site, err error) {
+	defer recoverInto(&err, "probe "+p.Spec)
+	var addrs []uint64
+	switch p.Kind {
+	case ProbeFunc:
+		addrs, err = b.resolveFunc(p)
+	case ProbeFuncOffset:
+		addrs, err = b.resolveFuncOffset(p)
+	case ProbeFuncLine:
+		addrs, err = b.resolveFuncLine(p)
+	case ProbeFileLine:
+		addrs, err = b.resolveFileLine(p)
+	default:
+		err = fmt.Errorf("probe %s: unknown kind %d", p.Spec, p.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	for i, a := range addrs {
+		if i > 0 && a == addrs[i-1] {
+			continue
+		}
+		s, err := b.site(p, a)
+		if err != nil {
+			return nil, err
+		}
+		sites = append(sites, s)
+	}
+	return sites, nil
+}
+
+// SiteAt builds the Site for an address (for callers that have one).
+func (b *Binary) SiteAt(addr uint64) (s Site, err error) {
+	defer recoverInto(&err, fmt.Sprintf("address %#x", addr))
+	return b.site(Probe{Spec: fmt.Sprintf("%#x", addr)}, addr)
+}
+
+func (b *Binary) site(p Probe, a uint64) (Site, error) {
+	s := Site{Probe: p, Addr: a, Return: p.Return}
+	s.FileOffset, _ = b.fileOffset(a)
+	ft, err := b.funcAt(a)
+	if err == nil {
+		s.EntryAddr = ft.entry
+		s.Func = ft.name
+		if rows, err := b.lines(ft.cu); err == nil {
+			if r, ok := rowAt(rows, a); ok {
+				s.File, s.Line = r.file, r.line
+			}
+		}
+		for _, in := range inlineStack(ft.root, a) {
+			n, _ := in.Val(dwarf.AttrName).(string)
+			s.Inlined = append(s.Inlined, n)
+		}
+	}
+	if sym, ok := b.symbolAt(a); ok {
+		s.Func, s.FuncOffset = sym.Name, a-sym.Value
+		if s.EntryAddr == 0 {
+			s.EntryAddr = sym.Value
+		}
+	} else if err == nil {
+		s.FuncOffset = a - ft.entry
+	} else {
+		return s, fmt.Errorf("probe %s: address %#x is in no known function: %w", p.Spec, a, err)
+	}
+	return s, nil
+}
+
+// inlineStack returns the inlined subroutines containing pc, innermost first.
+func inlineStack(root *godwarf.Tree, pc uint64) []*godwarf.Tree {
+	var out []*godwarf.Tree
+	var walk func(n *godwarf.Tree)
+	walk = func(n *godwarf.Tree) {
+		for _, c := range n.Children {
+			if (c.Tag == dwarf.TagInlinedSubroutine || c.Tag == dwarf.TagLexDwarfBlock) && c.ContainsPC(pc) {
+				walk(c)
+				if c.Tag == dwarf.TagInlinedSubroutine {
+					out = append(out, c)
+				}
+				return
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// instance is one place a function's code is: an out-of-line copy (tree) or
+// an inlined copy (node inside tree).
+type instance struct {
+	tree   *funcTree
+	node   *godwarf.Tree // the subprogram or inlined_subroutine
+	inline bool
+}
+
+// instances finds the code of a named function: ELF symbols first, then
+// DWARF names (abstract origins of clones and inlined copies).
+func (b *Binary) instances(p Probe, withInlined bool) ([]instance, error) {
+	var out []instance
+	seen := map[dwarf.Offset]bool{}
+	addTree := func(ft *funcTree) {
+		if !seen[ft.root.Offset] {
+			seen[ft.root.Offset] = true
+			out = append(out, instance{tree: ft, node: ft.root})
+		}
+	}
+	for _, s := range b.symbolsNamed(p.Func) {
+		if ft, err := b.funcAt(s.Value); err == nil {
+			addTree(ft)
+		}
+	}
+	if len(out) > 0 && !withInlined {
+		return out, nil
+	}
+	offs, err := b.dwarfFuncsNamed(p.Func)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range offs {
+		if err := b.concreteOf(o, withInlined, addTree, func(in instance) {
+			out = append(out, in)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "function", Name: p.Func, Suggestions: b.suggestFuncs(p.Func)}
+	}
+	return out, nil
+}
+
+// concreteOf finds the out-of-line and (optionally) inlined instances of
+// the subprogram DIE at off in its compile unit.
+func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*funcTree), addInline func(instance)) error {
+	u, ok := b.unitOf(off)
+	if !ok {
+		return nil
+	}
+	r := b.dw.Reader()
+	r.Seek(u.start)
+	cuE, err := r.Next()
+	if err != nil || cuE == nil {
+		return malformed("compile unit", err)
+	}
+	c, err := b.cuFor(cuE)
+	if err != nil {
+		return err
+	}
+	fs, err := b.functions(c)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		ft, err := b.tree(c, f.off)
+		if err != nil {
+			return err
+		}
+		if f.off == off || originOf(ft.root) == off {
+			addTree(ft)
+		}
+		if withInlined {
+			walkInlined(ft.root, func(n *godwarf.Tree) {
+				if originOf(n) == off {
+					addInline(instance{tree: ft, node: n, inline: true})
+				}
+			})
+		}
+	}
+	return nil
+}
+
+// originOf returns the DW_AT_abstract_origin (or specification) of a node.
+func originOf(n *godwarf.Tree) dwarf.Offset {
+	if e, ok := n.Entry.(*dwarf.Entry); ok {
+		if o, ok := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset); ok {
+			return o
+		}
+		if o, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok {
+			return o
+		}
+		return 0
+	}
+	// Composite entry: godwarf keeps the concrete DIE first.
+	if o, ok := n.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset); ok {
+		return o
+	}
+	return 0
+}
+
+func walkInlined(n *godwarf.Tree, fn func(*godwarf.Tree)) {
+	for _, c := range n.Children {
+		if c.Tag == dwarf.TagInlinedSubroutine {
+			fn(c)
+		}
+		if c.Tag == dwarf.TagInlinedSubroutine || c.Tag == dwarf.TagLexDwarfBlock {
+			walkInlined(c, fn)
+		}
+	}
+}
+
+// dwarfFuncsNamed returns DIE offsets of subprograms with that DW_AT_name.
+func (b *Binary) dwarfFuncsNamed(name string) ([]dwarf.Offset, error) {
+	if err := b.indexNames(); err != nil {
+		return nil, err
+	}
+	return b.names[name], nil
+}
+
+// indexNames indexes top-level subprogram and variable names of all CUs.
+func (b *Binary) indexNames() error {
+	b.mu.Lock()
+	done := b.names != nil
+	b.mu.Unlock()
+	if done {
+		return nil
+	}
+	names := map[string][]dwarf.Offset{}
+	globals := map[string][]dwarf.Offset{}
+	r := b.dw.Reader()
+	depth := 0
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return malformed("DIE index", err)
+		}
+		if e == nil {
+			break
+		}
+		if e.Tag == 0 {
+			depth--
+			continue
+		}
+		switch {
+		case e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit:
+			if e.Children {
+				depth = 1
+			}
+			continue
+		case depth == 1 && e.Tag == dwarf.TagSubprogram:
+			if n, ok := e.Val(dwarf.AttrName).(string); ok {
+				names[n] = append(names[n], e.Offset)
+			}
+		case depth == 1 && e.Tag == dwarf.TagVariable:
+			if n, ok := e.Val(dwarf.AttrName).(string); ok && e.Val(dwarf.AttrLocation) != nil {
+				globals[n] = append(globals[n], e.Offset)
+			} else if s, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok && e.Val(dwarf.AttrLocation) != nil {
+				if se, err := b.entryAt(s); err == nil {
+					if n, ok := se.Val(dwarf.AttrName).(string); ok {
+						globals[n] = append(globals[n], e.Offset)
+					}
+				}
+			}
+		}
+		if e.Children {
+			r.SkipChildren()
+		}
+	}
+	b.mu.Lock()
+	b.names, b.globals = names, globals
+	b.mu.Unlock()
+	return nil
+}
+
+func (b *Binary) entryAt(off dwarf.Offset) (*dwarf.Entry, error) {
+	r := b.dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, errors.New("no entry")
+	}
+	return e, nil
+}
+
+func (b *Binary) suggestFuncs(name string) []string {
+	var all []string
+	for _, s := range b.syms {
+		all = append(all, s.Name)
+	}
+	if b.indexNames() == nil {
+		for n := range b.names {
+			all = append(all, n)
+		}
+	}
+	return suggest(name, all)
+}
+
+// resolveFunc: FUNC and FUNC%return.
+func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
+	ins, err := b.instances(p, !p.Return)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for _, in := range ins {
+		if in.inline {
+			if p.Return {
+				continue
+			}
+			if a := entryPC(in.node); a != 0 {
+				out = append(out, a)
+			}
+			continue
+		}
+		entry := in.tree.entry
+		if !p.Return {
+			entry = b.afterPrologue(in.tree)
+		}
+		out = append(out, entry)
+	}
+	if len(out) == 0 {
+		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "out-of-line function", Name: p.Func}
+	}
+	return out, nil
+}
+
+// afterPrologue returns where FUNC probes: the entry when the function is
+// optimised (parameters are in their registers there), else the end of
+// the prologue (prologue_end, or the second is_stmt row for gcc) so that
+// frame-based locations hold the parameters.
+func (b *Binary) afterPrologue(ft *funcTree) uint64 {
+	entry := ft.entry
+	opt, known := optimized(ft.cu.producer)
+	if !known {
+		opt = hasRegisterLocations(ft.root)
+	}
+	if opt {
+		return entry
+	}
+	rows, err := b.lines(ft.cu)
+	if err != nil {
+		return entry
+	}
+	var stmts []uint64
+	for i, r := range rows {
+		if r.endSeq || !r.stmt || i+1 >= len(rows) || !inRanges(ft.root.Ranges, r.addr) {
+			continue
+		}
+		if r.pEnd && r.addr > entry {
+			return r.addr
+		}
+		if r.addr > entry && (len(stmts) == 0 || stmts[len(stmts)-1] != r.addr) {
+			stmts = append(stmts, r.addr)
+		}
+	}
+	if len(stmts) > 0 {
+		sort.Slice(stmts, func(i, j int) bool { return stmts[i] < stmts[j] })
+		return stmts[0]
+	}
+	return entry
+}
+
+// prologueEnd returns the first prologue_end row inside the function, or 0.
+func (b *Binary) prologueEnd(ft *funcTree) uint64 {
+	rows, err := b.lines(ft.cu)
+	if err != nil {
+		return 0
+	}
+	for i, r := range rows {
+		if r.pEnd && !r.endSeq && i+1 < len(rows) && inRanges(ft.root.Ranges, r.addr) && r.addr > ft.entry {
+			return r.addr
+		}
+	}
+	return 0
+}
+
+// hasRegisterLocations reports whether any parameter or local lives in a
+// location list or a register, which only optimised code does.
+func hasRegisterLocations(n *godwarf.Tree) bool {
+	for _, c := range n.Children {
+		switch c.Tag {
+		case dwarf.TagFormalParameter, dwarf.TagVariable:
+			switch l := c.Val(dwarf.AttrLocation).(type) {
+			case int64, uint64:
+				return true
+			case []byte:
+				if len(l) > 0 && l[0] != 0x91 && l[0] != 0x03 && l[0] != 0xa1 { // fbreg, addr, addrx
+					return true
+				}
+			}
+		case dwarf.TagLexDwarfBlock, dwarf.TagInlinedSubroutine:
+			if c.Tag == dwarf.TagInlinedSubroutine || hasRegisterLocations(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolveFuncOffset: FUNC+OFF, checked against instruction boundaries.
+func (b *Binary) resolveFuncOffset(p Probe) ([]uint64, error) {
+	ins, err := b.instances(p, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for _, in := range ins {
+		if in.inline {
+			continue
+		}
+		start := in.tree.entry
+		end := start
+		for _, r := range in.tree.root.Ranges {
+			if r[0] <= start && start < r[1] {
+				end = r[1]
+			}
+		}
+		if sym, ok := b.symbolAt(start); ok && sym.Value == start && sym.Size > 0 {
+			end = max(end, start+sym.Size)
+		}
+		if p.Offset >= end-start {
+			return nil, &BadOffsetError{Probe: p.Spec, Func: p.Func, Offset: p.Offset, Outside: true}
+		}
+		if err := b.checkBoundary(p, start, end); err != nil {
+			return nil, err
+		}
+		out = append(out, start+p.Offset)
+	}
+	return out, nil
+}
+
+// checkBoundary decodes from the function start to make sure start+OFF
+// begins an instruction: a breakpoint inside one corrupts the program.
+func (b *Binary) checkBoundary(p Probe, start, end uint64) error {
+	code, err := b.code(start, end)
+	if err != nil {
+		return fmt.Errorf("probe %s: %w", p.Spec, err)
+	}
+	var pc uint64
+	for pc < p.Offset {
+		inst, err := x86asm.Decode(code[pc:], 64)
+		if err != nil || inst.Len == 0 {
+			return fmt.Errorf("probe %s: cannot decode instruction at %s+%#x: %v", p.Spec, p.Func, pc, err)
+		}
+		next := pc + uint64(inst.Len)
+		if next > p.Offset {
+			return &BadOffsetError{Probe: p.Spec, Func: p.Func, Offset: p.Offset, Prev: pc, Next: next}
+		}
+		pc = next
+	}
+	return nil
+}
+
+// resolveFuncLine: FUNC:RLN = decl_line + RLN in the function's file.
+func (b *Binary) resolveFuncLine(p Probe) ([]uint64, error) {
+	ins, err := b.instances(p, true)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	var file string
+	var line int
+	var nearest []int
+	for _, in := range ins {
+		decl, ok := in.node.Val(dwarf.AttrDeclLine).(int64)
+		if !ok {
+			return nil, fmt.Errorf("probe %s: function %s has no DW_AT_decl_line", p.Spec, p.Func)
+		}
+		line = int(decl) + p.Line
+		rows, err := b.lines(in.tree.cu)
+		if err != nil {
+			return nil, err
+		}
+		f := declFile(b, in)
+		for i, r := range rows {
+			if r.endSeq || !r.stmt || r.line != line || i+1 >= len(rows) || !inRanges(in.node.Ranges, r.addr) {
+				continue
+			}
+			if f == "" || r.file == f {
+				out, file = append(out, r.addr), r.file
+			}
+		}
+		nearest = append(nearest, linesIn(rows, in.node.Ranges)...)
+	}
+	if len(out) == 0 {
+		return nil, &NoCodeError{Probe: p.Spec, File: p.Func, Line: line, Nearest: closest(nearest, line, 4)}
+	}
+	_ = file
+	return out, nil
+}
+
+// declFile returns the file name of a function's DW_AT_decl_file.
+func declFile(b *Binary, in instance) string {
+	idx, ok := in.node.Val(dwarf.AttrDeclFile).(int64)
+	if !ok {
+		return ""
+	}
+	lr, err := b.dw.LineReader(in.tree.cu.entry)
+	if err != nil || lr == nil {
+		return ""
+	}
+	fs := lr.Files()
+	if idx < 0 || int(idx) >= len(fs) || fs[idx] == nil {
+		return ""
+	}
+	return fs[idx].Name
+}
+
+// resolveFileLine: FILE:LINE in every CU whose line table names a file
+// with that path suffix.
+func (b *Binary) resolveFileLine(p Probe) ([]uint64, error) {
+	var out []uint64
+	var nearest []int
+	var known []string
+	fileSeen := false
+	err := b.allCUs(func(c *cuInfo) error {
+		rows, err := b.lines(c)
+		if err != nil {
+			return nil // a broken line table in another CU does not matter
+		}
+		for i, r := range rows {
+			if !pathSuffix(r.file, p.File) {
+				if len(known) < 2000 && r.file != "" {
+					known = append(known, filepath.Base(r.file))
+				}
+				continue
+			}
+			fileSeen = true
+			if r.endSeq || i+1 >= len(rows) {
+				continue
+			}
+			if r.line == p.Line && r.stmt {
+				out = append(out, r.addr)
+			} else if r.line > 0 {
+				nearest = append(nearest, r.line)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !fileSeen {
+		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "file", Name: p.File, Suggestions: suggest(filepath.Base(p.File), known)}
+	}
+	if len(out) == 0 {
+		return nil, &NoCodeError{Probe: p.Spec, File: p.File, Line: p.Line, Nearest: closest(nearest, p.Line, 4)}
+	}
+	return out, nil
+}
+
+// pathSuffix reports whether path ends with suffix on a path-component
+// boundary.
+func pathSuffix(path, suffix string) bool {
+	suffix = strings.TrimPrefix(suffix, "./")
+	if path == suffix {
+		return true
+	}
+	return strings.HasSuffix(path, "/"+suffix) || (strings.HasPrefix(suffix, "/") && filepath.Clean(path) == filepath.Clean(suffix))
+}
+
+// closest returns up to n distinct values of lines nearest to target.
+func closest(lines []int, target, n int) []int {
+	seen := map[int]bool{}
+	var u []int
+	for _, l := range lines {
+		if !seen[l] && l != target {
+			seen[l] = true
+			u = append(u, l)
+		}
+	}
+	sort.Slice(u, func(i, j int) bool {
+		di, dj := abs(u[i]-target), abs(u[j]-target)
+		return di < dj || di == dj && u[i] < u[j]
+	})
+	if len(u) > n {
+		u = u[:n]
+	}
+	sort.Ints(u)
+	return u
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,349 @@
+package dwarfvars
+
+import (
+	"debug/dwarf"
+	"fmt"
+	"sort"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+)
+
+// VarKind classifies a variable.
+type VarKind uint8
+
+// Variable kinds.
+const (
+	VarParam  VarKind = iota // formal parameter
+	VarLocal                 // automatic local
+	VarStatic                // function-scope static
+	VarGlobal                // file-scope or external variable
+	VarReturn                // the return value at a return probe ($retval)
+)
+
+func (k VarKind) String() string {
+	return [...]string{"param", "local", "static", "global", "return"}[min(int(k), 4)]
+}
+
+// Var is a variable visible at a site with its location there.
+type Var struct {
+	Name string
+	Kind VarKind
+	Type *Type
+	// Loc is the variable's location at the site. When the variable cannot
+	// be read there, Loc.Kind is LocOptimizedOut and Err says why
+	// (*OptimizedOutError, *UnsupportedError).
+	Loc Location
+	Err error
+	// DeclFile and DeclLine are where it is declared (0 if unknown).
+	DeclFile string
+	DeclLine int
+	// Scope is the function it belongs to: the probed function or, for a
+	// variable of an inlined copy, the inlined function.
+	Scope   string
+	Inlined bool
+	// Depth is the lexical nesting depth (0 for parameters of the
+	// outermost function); an inner variable shadows outer ones of the
+	// same name, which are marked Shadowed.
+	Depth    int
+	Shadowed bool
+}
+
+// siteLabel names a site in diagnostics.
+func siteLabel(s Site) string {
+	if s.Probe.Spec != "" {
+		return fmt.Sprintf("probe %s at %s", s.Probe.Spec, s.String())
+	}
+	return s.String()
+}
+
+// Vars lists every variable visible at a site: parameters, locals of all
+// enclosing lexical blocks, and the variables of inlined copies containing
+// the address, innermost scope first. At a return site it lists $retval.
+func (b *Binary) Vars(s Site) (vs []Var, err error) {
+	defer recoverInto(&err, "variables at "+s.String())
+	ft, err := b.funcAt(s.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", siteLabel(s), err)
+	}
+	if s.Return {
+		v, err := b.retval(s, ft)
+		if err != nil {
+			return nil, err
+		}
+		return []Var{v}, nil
+	}
+	var col collector
+	col.b, col.site, col.ft = b, s, ft
+	col.walk(ft.root, 0, ft.name, false)
+	vs = col.vars
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Depth > vs[j].Depth })
+	seen := map[string]bool{}
+	for i := range vs {
+		if seen[vs[i].Name] {
+			vs[i].Shadowed = true
+		}
+		seen[vs[i].Name] = true
+	}
+	return vs, nil
+}
+
+type collector struct {
+	b    *Binary
+	site Site
+	ft   *funcTree
+	vars []Var
+}
+
+func (c *collector) walk(n *godwarf.Tree, depth int, scope string, inlined bool) {
+	var concrete = map[dwarf.Offset]bool{}
+	for _, ch := range n.Children {
+		switch ch.Tag {
+		case dwarf.TagFormalParameter, dwarf.TagVariable:
+			if o := originOf(ch); o != 0 {
+				concrete[o] = true
+			}
+			if ch.Val(dwarf.AttrDeclaration) == true || ch.Val(dwarf.AttrName) == nil {
+				continue
+			}
+			c.vars = append(c.vars, c.b.makeVar(c.site, c.ft, ch, depth, scope, inlined))
+		case dwarf.TagLexDwarfBlock:
+			if ch.ContainsPC(c.site.Addr) {
+				c.walk(ch, depth+1, scope, inlined)
+			}
+		case dwarf.TagInlinedSubroutine:
+			if ch.ContainsPC(c.site.Addr) {
+				name, _ := ch.Val(dwarf.AttrName).(string)
+				c.walk(ch, depth+1, name, true)
+			}
+		}
+	}
+	// Parameters the concrete copy dropped (a clone's constant argument,
+	// an unused parameter of an inlined copy) still exist in the source.
+	if o := originOf(n); o != 0 && (n.Tag == dwarf.TagSubprogram || n.Tag == dwarf.TagInlinedSubroutine) {
+		c.abstractParams(o, concrete, depth, scope, inlined)
+	}
+}
+
+// abstractParams adds the abstract origin's parameters that have no
+// concrete DIE, as optimized out (or constant, with DW_AT_const_value).
+func (c *collector) abstractParams(origin dwarf.Offset, concrete map[dwarf.Offset]bool, depth int, scope string, inlined bool) {
+	t, err := godwarf.LoadTree(origin, c.b.dw, 0)
+	if err != nil {
+		return
+	}
+	for _, ch := range t.Children {
+		if ch.Tag != dwarf.TagFormalParameter || concrete[ch.Offset] || ch.Val(dwarf.AttrName) == nil {
+			continue
+		}
+		c.vars = append(c.vars, c.b.makeVar(c.site, c.ft, ch, depth, scope, inlined))
+	}
+}
+
+// makeVar builds a Var from its DIE, with its location at the site.
+func (b *Binary) makeVar(s Site, ft *funcTree, n *godwarf.Tree, depth int, scope string, inlined bool) Var {
+	v := Var{Depth: depth, Scope: scope, Inlined: inlined, Kind: VarLocal}
+	v.Name, _ = n.Val(dwarf.AttrName).(string)
+	if n.Tag == dwarf.TagFormalParameter {
+		v.Kind = VarParam
+	}
+	if l, ok := n.Val(dwarf.AttrDeclLine).(int64); ok {
+		v.DeclLine = int(l)
+	}
+	v.Type = b.typeOf(n)
+	v.Loc, v.Err = b.varLoc(s, ft, n, v.Name, v.Type)
+	if v.Kind == VarLocal && v.Loc.Kind != LocOptimizedOut && v.Loc.Fetch != nil &&
+		v.Loc.Fetch.Start.Kind == SrcAddr && v.Loc.Kind == LocMemory {
+		v.Kind = VarStatic
+	}
+	return v
+}
+
+// typeOf converts a DIE's DW_AT_type (void when absent or unreadable).
+func (b *Binary) typeOf(n godwarf.Entry) *Type {
+	off, ok := n.Val(dwarf.AttrType).(dwarf.Offset)
+	if !ok {
+		return b.types.conv(nil)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	dt, err := b.dw.Type(off)
+	if err != nil {
+		return &Type{Kind: KindVoid, Name: "?", Spelling: "<unreadable type>"}
+	}
+	return b.types.conv(dt)
+}
+
+// varLoc computes a variable's location at the site.
+func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *Type) (loc Location, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			loc, err = Location{Size: t.Size}, fmt.Errorf("%s: %s: %w: %v", siteLabel(s), name, ErrMalformed, r)
+		}
+	}()
+	label := siteLabel(s)
+	if cv := n.AttrField(dwarf.AttrConstValue); cv != nil {
+		return constLoc(cv, t, label, name)
+	}
+	raw, ok, err := b.locOf(ft.cu, n, dwarf.AttrLocation)
+	if err != nil {
+		return Location{Size: t.Size}, fmt.Errorf("%s: %s: %w", label, name, err)
+	}
+	var expr []byte
+	if ok {
+		expr = raw.at(s.Addr)
+	}
+	if len(expr) == 0 {
+		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: b.availableLines(ft, raw)}
+	}
+	ctx := b.newEval(s, ft, label, name)
+	loc, err = ctx.eval(expr, t.Size)
+	if err != nil {
+		return Location{Size: t.Size}, err
+	}
+	if loc.Kind == LocOptimizedOut {
+		return loc, &OptimizedOutError{Site: label, Var: name, Lines: b.availableLines(ft, raw)}
+	}
+	return loc, nil
+}
+
+// newEval prepares the evaluator for one variable at a site.
+func (b *Binary) newEval(s Site, ft *funcTree, label, name string) *evalCtx {
+	ctx := &evalCtx{b: b, cu: ft.cu, pc: s.Addr}
+	ctx.err = func(op, reason string) error {
+		return &UnsupportedError{Site: label, Var: name, Op: op, Reason: reason}
+	}
+	ctx.regErr = func(reg int) error {
+		if isVectorReg(reg) {
+			return &UnsupportedError{Site: label, Var: name, Reg: regName(reg)}
+		}
+		return &UnsupportedError{Site: label, Var: name, Reg: regName(reg), Reason: "not in pt_regs"}
+	}
+	var fb *Fetch
+	var fbErr error
+	done := false
+	ctx.frameBase = func() (*Fetch, error) {
+		if done {
+			return fb, fbErr
+		}
+		done = true
+		fb, fbErr = b.frameBase(ctx, ft, s.Addr)
+		return fb, fbErr
+	}
+	return ctx
+}
+
+// frameBase evaluates the function's DW_AT_frame_base at pc: CFA for gcc
+// (DW_OP_call_frame_cfa), a register for clang (DW_OP_reg6/reg7).
+func (b *Binary) frameBase(ctx *evalCtx, ft *funcTree, pc uint64) (*Fetch, error) {
+	raw, ok, err := b.locOf(ft.cu, ft.root, dwarf.AttrFrameBase)
+	if err != nil {
+		return nil, ctx.err("DW_OP_fbreg", "frame base: "+err.Error())
+	}
+	if !ok {
+		return nil, ctx.err("DW_OP_fbreg", "function has no DW_AT_frame_base")
+	}
+	expr := raw.at(pc)
+	inner := *ctx
+	inner.frameBase = func() (*Fetch, error) { return nil, ctx.err("DW_OP_fbreg", "recursive frame base") }
+	loc, err := inner.eval(expr, 8)
+	if err != nil {
+		return nil, err
+	}
+	if loc.Kind != LocValue && loc.Kind != LocMemory {
+		return nil, ctx.err("DW_OP_fbreg", "frame base not available here")
+	}
+	return b.rebaseFrame(ctx, ft, pc, loc.Fetch)
+}
+
+// rebaseFrame handles a register frame base (clang: rsp or rbp) before the
+// prologue has set that register up. The register's value DWARF means is
+// the one after the prologue; there the CFI says CFA = reg + k, so the
+// frame base is CFA - k, and the CFA is known at every address.
+func (b *Binary) rebaseFrame(ctx *evalCtx, ft *funcTree, pc uint64, fb *Fetch) (*Fetch, error) {
+	if fb.Start.Kind != SrcReg || len(fb.Steps) > 1 || len(fb.Steps) == 1 && (fb.Steps[0].Op != OpAdd || fb.Steps[0].Arg != nil) {
+		return fb, nil
+	}
+	pe := b.prologueEnd(ft)
+	if pe == 0 || pc >= pe {
+		return fb, nil
+	}
+	rule, err := b.cfaAt(pe)
+	if err != nil || rule.Reg != fb.Start.Reg {
+		return nil, ctx.err("DW_OP_fbreg", fmt.Sprintf("frame base %s is not set up before the end of the prologue", regName(fb.Start.Reg)))
+	}
+	here, err := ctx.cfa()
+	if err != nil {
+		return nil, err
+	}
+	var k int64
+	if len(fb.Steps) == 1 {
+		k = fb.Steps[0].Imm
+	}
+	return here.then(Step{Op: OpAdd, Imm: k - rule.Offset}), nil
+}
+
+// constLoc turns DW_AT_const_value into a constant location.
+func constLoc(cv *dwarf.Field, t *Type, label, name string) (Location, error) {
+	var v uint64
+	switch x := cv.Val.(type) {
+	case int64:
+		v = uint64(x)
+	case uint64:
+		v = x
+	case []byte:
+		if len(x) > 8 {
+			return Location{Size: t.Size}, &UnsupportedError{Site: label, Var: name, Reason: "constant wider than 8 bytes"}
+		}
+		for i := len(x) - 1; i >= 0; i-- {
+			v = v<<8 | uint64(x[i])
+		}
+	default:
+		return Location{Size: t.Size}, &UnsupportedError{Site: label, Var: name, Reason: fmt.Sprintf("DW_AT_const_value of class %v", cv.Class)}
+	}
+	return Location{Kind: LocValue, Fetch: constFetch(v), Size: t.Size}, nil
+}
+
+// availableLines lists the lines of the function where a location list has
+// a location.
+func (b *Binary) availableLines(ft *funcTree, raw rawLoc) []int {
+	if !raw.isList {
+		return nil
+	}
+	rows, err := b.lines(ft.cu)
+	if err != nil {
+		return nil
+	}
+	var rs [][2]uint64
+	for _, e := range raw.list {
+		if len(e.expr) > 0 && !e.dflt {
+			for _, fr := range ft.root.Ranges {
+				lo, hi := max(e.lo, fr[0]), min(e.hi, fr[1])
+				if lo < hi {
+					rs = append(rs, [2]uint64{lo, hi})
+				}
+			}
+		}
+	}
+	return linesIn(rows, rs)
+}
+
+// retval describes the return value at a return probe: rax for integer
+// and pointer results.
+func (b *Binary) retval(s Site, ft *funcTree) (Var, error) {
+	v := Var{Name: "$retval", Kind: VarReturn, Scope: ft.name, Type: b.typeOf(ft.root)}
+	label := siteLabel(s)
+	switch {
+	case v.Type.Kind == KindVoid:
+		v.Err = &OptimizedOutError{Site: label, Var: v.Name}
+	case v.Type.Float:
+		v.Err = &UnsupportedError{Site: label, Var: v.Name, Reg: "xmm0"}
+	case !v.Type.Scalar():
+		v.Err = &UnsupportedError{Site: label, Var: v.Name, Reason: "is an aggregate returned by value"}
+	default:
+		v.Loc = Location{Kind: LocValue, Size: v.Type.Size, Fetch: &Fetch{Start: Source{Kind: SrcReg, Reg: 0, RegsOff: ptRegsOff[0]}}}
+	}
+	if v.Err != nil {
+		v.Loc = Location{Size: v.Type.Size}
+	}
+	return v, nil
+}

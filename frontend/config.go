@@ -1,0 +1,71 @@
+package frontend
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/runtime/include"
+)
+
+func newConfig(opts Options) (*cc.Config, error) {
+	abi, err := cc.NewABI("linux", "amd64")
+	if err != nil {
+		return nil, err
+	}
+	// clang's BPF target: long double is 8 bytes, char is signed.
+	ld := abi.Types[cc.LongDouble]
+	ld.Size, ld.Align, ld.FieldAlign = 8, 8, 8
+	abi.Types[cc.LongDouble] = ld
+	cfg := &cc.Config{
+		ABI:             abi,
+		ABILayout:       true,
+		IncludePaths:    include.IncludePaths(opts.IncludeDirs),
+		SysIncludePaths: include.SysIncludePaths(opts.IncludeDirs),
+		ExpansionLimit:  ExpansionLimit,
+		HasBuiltin:      hasBuiltin,
+		FS:              newSourceFS(),
+	}
+	return cfg, nil
+}
+
+// ExpansionLimit bounds macro expansion work (tokens processed).
+const ExpansionLimit = 50_000_000
+
+// predefined returns the <predefined> source: clang -target bpf's macros
+// plus -D/-U.
+func predefined(opts Options) string {
+	cpu := opts.CPU
+	if cpu == 0 {
+		cpu = 3
+	}
+	var b strings.Builder
+	b.WriteString(include.PredefinedFor(runtime.GOARCH, cpu))
+	for _, d := range opts.Defines {
+		name, val, ok := strings.Cut(d, "=")
+		if !ok {
+			val = "1"
+		}
+		fmt.Fprintf(&b, "#define %s %s\n", name, val)
+	}
+	for _, u := range opts.Undefines {
+		fmt.Fprintf(&b, "#undef %s\n", u)
+	}
+	return b.String()
+}
+
+// hasBuiltin answers __has_builtin for the builtins lower translates.
+func hasBuiltin(name string) bool {
+	switch name {
+	case "__builtin_memcpy", "__builtin_memset", "__builtin_memcmp", "__builtin_memmove",
+		"__builtin_bswap16", "__builtin_bswap32", "__builtin_bswap64",
+		"__builtin_expect", "__builtin_constant_p", "__builtin_offsetof",
+		"__builtin_preserve_access_index", "__builtin_unreachable", "__builtin_trap",
+		"__builtin_types_compatible_p", "__builtin_choose_expr":
+		return true
+	}
+	return strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_")
+}
+

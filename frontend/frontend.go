@@ -1,0 +1,152 @@
+// Package frontend preprocesses, parses and type-checks C for the BPF target
+// with modernc.org/cc/v4, without running a host compiler.
+package frontend
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/diag"
+)
+
+// Options configure preprocessing.
+type Options struct {
+	// Source, when non-nil, replaces the file's contents.
+	Source      []byte
+	IncludeDirs []string
+	Defines     []string // NAME or NAME=VALUE
+	Undefines   []string
+	// CPU is the -mcpu version, exposed as __BPF_CPU_VERSION__.
+	CPU int
+}
+
+// Unit is a type-checked translation unit.
+type Unit struct {
+	File   string
+	AST    *cc.AST
+	Source []byte
+	lines  []string
+}
+
+// Line returns source line n (1-based) of the main file, or "".
+func (u *Unit) Line(n int) string {
+	if u.lines == nil {
+		u.lines = strings.Split(string(u.Source), "\n")
+	}
+	if n < 1 || n > len(u.lines) {
+		return ""
+	}
+	return strings.TrimRight(u.lines[n-1], "\r")
+}
+
+// Parse preprocesses, parses and type-checks the file at path.
+func Parse(path string, opts Options) (*Unit, error) {
+	src := opts.Source
+	if src == nil {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, diag.List{{File: path, Msg: fmt.Sprintf("cannot read source: %v", errnoText(err))}}
+		}
+		src = b
+	}
+	if len(src) > MaxSourceSize {
+		return nil, diag.List{{File: path, Msg: fmt.Sprintf("source is %d bytes, over the %d-byte limit", len(src), MaxSourceSize)}}
+	}
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, diag.List{{File: path, Msg: err.Error()}}
+	}
+	sources := []cc.Source{
+		{Name: "<predefined>", Value: predefined(opts)},
+		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: path, Value: rewriteNamedVariadics(src)},
+	}
+	ast, err := translate(cfg, sources)
+	if err != nil {
+		return nil, convertErrors(path, err)
+	}
+	return &Unit{File: path, AST: ast, Source: src}, nil
+}
+
+// MaxSourceSize bounds the main file's size.
+const MaxSourceSize = 16 << 20
+
+// translate runs cc.Translate, turning a panic inside cc into an error.
+func translate(cfg *cc.Config, sources []cc.Source) (ast *cc.AST, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ast, err = nil, fmt.Errorf("internal compiler error: C front end: %v", r)
+		}
+	}()
+	return cc.Translate(cfg, sources)
+}
+
+var ccErrLine = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
+
+// convertErrors rewrites cc's error text into positioned diagnostics,
+// dropping its internal origin tags.
+func convertErrors(path string, err error) diag.List {
+	var l diag.List
+	seen := map[string]bool{}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "TODO") || seen[line] {
+			continue
+		}
+		seen[line] = true
+		if m := ccErrLine.FindStringSubmatch(line); m != nil {
+			ln, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			l = append(l, diag.Diagnostic{File: m[1], Line: ln, Col: col, Msg: cleanMsg(m[4])})
+			continue
+		}
+		l = append(l, diag.Diagnostic{File: path, Msg: cleanMsg(line)})
+	}
+	if len(l) == 0 {
+		l = append(l, diag.Diagnostic{File: path, Msg: err.Error()})
+	}
+	if len(l) > diag.MaxErrors {
+		l = l[:diag.MaxErrors]
+	}
+	return l
+}
+
+// originTag matches cc's "(cc.go:123:)" style origin annotations.
+var originTag = regexp.MustCompile(`\s*\(?[a-z0-9_]+\.go:\d+:\)?:?`)
+
+func cleanMsg(s string) string {
+	s = originTag.ReplaceAllString(s, "")
+	return strings.TrimSpace(s)
+}
+
+func errnoText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Preprocess writes the preprocessed source of path to w (bpfcc -E).
+func Preprocess(path string, opts Options, w io.Writer) error {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return err
+	}
+	src := opts.Source
+	if src == nil {
+		if src, err = os.ReadFile(path); err != nil {
+			return diag.List{{File: path, Msg: fmt.Sprintf("cannot read source: %v", errnoText(err))}}
+		}
+	}
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(src)}}
+	if err := cc.Preprocess(cfg, sources, w); err != nil {
+		return convertErrors(path, err)
+	}
+	return nil
+}

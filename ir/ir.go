@@ -1,0 +1,305 @@
+// Package ir is bpfcc's intermediate representation: functions made of basic
+// blocks of three-address operations on virtual registers, with explicit loads
+// and stores. It sits between lower (which builds it from C) and codegen
+// (which turns it into eBPF instructions).
+//
+// Value model: every virtual register holds 64 bits. An operation marked W32
+// computes on the low 32 bits and zeroes the upper 32 (as BPF's ALU32 does).
+// lower inserts explicit Ext operations wherever C needs a value sign- or
+// zero-extended, so codegen never has to know C types.
+package ir
+
+import (
+	"github.com/cilium/ebpf/btf"
+)
+
+// Pos is a source position. The zero Pos means "unknown".
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// Reg is a virtual register. Reg 0 means "no register".
+type Reg int
+
+// Operand is a register or a 64-bit immediate.
+type Operand struct {
+	Reg Reg   // used when IsImm is false
+	Imm int64 // used when IsImm is true
+	// IsImm marks an immediate operand.
+	IsImm bool
+}
+
+// R makes a register operand.
+func R(r Reg) Operand { return Operand{Reg: r} }
+
+// Imm makes an immediate operand.
+func Imm(v int64) Operand { return Operand{Imm: v, IsImm: true} }
+
+// Op is an IR operation code.
+type Op uint8
+
+const (
+	OpInvalid Op = iota
+
+	// Values.
+	OpMov   // Dst = A
+	OpALU   // Dst = A <ALU> B            (W32 selects 32-bit arithmetic)
+	OpNeg   // Dst = -A                   (W32)
+	OpExt   // Dst = extend(A) from Bits (8,16,32), Signed or not
+	OpBswap // Dst = byte-swap of the low Bits (16,32,64) of A
+
+	// Memory.
+	OpLoad  // Dst = *(Size *)(A + Off); Signed asks for sign extension (codegen may expand it)
+	OpStore // *(Size *)(A + Off) = B
+	// OpAtomic: *(Size *)(A + Off) <Atomic> B. With Fetch, Dst receives the old
+	// value. For AtomicCmpXchg, C is the expected value and Dst the old value.
+	OpAtomic
+
+	// Addresses.
+	OpFrameAddr // Dst = address of Slot + Off (a stack object)
+	OpSymAddr   // Dst = address of global Sym + Off (ld_imm64 with a relocation)
+	OpMapPtr    // Dst = pointer to map Sym (ld_imm64 pseudo map fd)
+
+	// Calls. Args are at most 5 operands.
+	OpCall     // Dst = helper #Imm (Args...); Dst may be 0
+	OpCallFunc // Dst = Sym(Args...) bpf-to-bpf call; Dst may be 0
+
+	// Terminators: the last instruction of every block, and only there.
+	OpJump   // goto Then
+	OpBranch // if A <Cond> B goto Then else goto Else   (W32 compares the low 32 bits)
+	OpRet    // return A (A is Imm 0 when the function returns void)
+)
+
+// ALU is a binary arithmetic operation.
+type ALU uint8
+
+const (
+	Add ALU = iota
+	Sub
+	Mul
+	UDiv
+	UMod
+	SDiv // codegen expands it for -mcpu < v4
+	SMod // codegen expands it for -mcpu < v4
+	Or
+	And
+	Xor
+	Lsh
+	Rsh  // logical
+	Arsh // arithmetic
+)
+
+// Cond is a comparison for OpBranch.
+type Cond uint8
+
+const (
+	Eq Cond = iota
+	Ne
+	Ugt
+	Uge
+	Ult
+	Ule
+	Sgt
+	Sge
+	Slt
+	Sle
+	Set // (A & B) != 0
+)
+
+// Atomic is an atomic read-modify-write operation.
+type Atomic uint8
+
+const (
+	AtomicAdd Atomic = iota
+	AtomicOr
+	AtomicAnd
+	AtomicXor
+	AtomicXchg    // always fetches
+	AtomicCmpXchg // always fetches
+)
+
+// Space says what kind of memory a load or store touches. It is advice for
+// codegen and the listing; the verifier decides the real rules.
+type Space uint8
+
+const (
+	SpaceUnknown Space = iota
+	SpaceStack
+	SpaceCtx
+	SpacePacket
+	SpaceMapValue
+	SpaceGlobal
+)
+
+// Instr is one IR operation. Fields not used by an Op are zero.
+type Instr struct {
+	Op  Op
+	Dst Reg
+	A   Operand
+	B   Operand
+	C   Operand // AtomicCmpXchg's expected value
+
+	ALU    ALU
+	Cond   Cond
+	Atomic Atomic
+	W32    bool
+	Fetch  bool
+
+	Bits   int  // OpExt, OpBswap
+	Signed bool // OpExt, OpLoad
+
+	Size  int   // OpLoad/OpStore/OpAtomic: 1, 2, 4 or 8 bytes
+	Off   int64 // OpLoad/OpStore/OpAtomic/OpFrameAddr/OpSymAddr offset
+	Space Space
+
+	Slot *Slot  // OpFrameAddr
+	Sym  string // OpSymAddr, OpMapPtr, OpCallFunc
+	Imm  int64  // OpCall: helper id
+	Args []Operand
+
+	Then, Else *Block // OpJump (Then), OpBranch
+
+	// Note is free text shown in listings above the instruction, e.g. where a
+	// DWARF-bound argument came from ("vara = rbx").
+	Note string
+	Pos  Pos
+}
+
+// Block is a basic block: straight-line instructions ending in a terminator.
+type Block struct {
+	ID     int
+	Instrs []*Instr
+}
+
+// Term returns the block's terminator, or nil if it has none yet.
+func (b *Block) Term() *Instr {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	t := b.Instrs[len(b.Instrs)-1]
+	if t.Op == OpJump || t.Op == OpBranch || t.Op == OpRet {
+		return t
+	}
+	return nil
+}
+
+// Succs returns the block's successors.
+func (b *Block) Succs() []*Block {
+	t := b.Term()
+	switch {
+	case t == nil:
+		return nil
+	case t.Op == OpJump:
+		return []*Block{t.Then}
+	case t.Op == OpBranch:
+		return []*Block{t.Then, t.Else}
+	}
+	return nil
+}
+
+// Slot is a stack object (a local whose address is taken, an aggregate, a
+// spill area made by lower). codegen assigns frame offsets.
+type Slot struct {
+	ID    int
+	Name  string
+	Size  int
+	Align int
+}
+
+// Func is one C function: a BPF program (Section != "") or a subprogram.
+type Func struct {
+	Name    string
+	Section string // ELF section for programs; "" for .text subprograms
+	Static  bool   // local symbol
+	// Params are the registers that hold the arguments on entry, in order.
+	Params []Reg
+	// Returns is false for void functions.
+	Returns bool
+	Blocks  []*Block // Blocks[0] is the entry
+	Slots   []*Slot
+	NextReg Reg // the next unused virtual register number
+	Pos     Pos
+	// BTF is the function's type for .BTF and func_info.
+	BTF *btf.Func
+	// Inline asks for inlining at every call site (__always_inline).
+	Inline   bool
+	NoInline bool
+}
+
+// NewReg allocates a fresh virtual register.
+func (f *Func) NewReg() Reg {
+	if f.NextReg == 0 {
+		f.NextReg = 1
+	}
+	r := f.NextReg
+	f.NextReg++
+	return r
+}
+
+// NewBlock appends a new empty block.
+func (f *Func) NewBlock() *Block {
+	b := &Block{ID: len(f.Blocks)}
+	f.Blocks = append(f.Blocks, b)
+	return b
+}
+
+// NewSlot allocates a stack object.
+func (f *Func) NewSlot(name string, size, align int) *Slot {
+	s := &Slot{ID: len(f.Slots), Name: name, Size: size, Align: align}
+	f.Slots = append(f.Slots, s)
+	return s
+}
+
+// Global is a variable in a data section.
+type Global struct {
+	Name    string
+	Section string // ".data", ".rodata", ".bss", ".data.foo", ...
+	Static  bool
+	Size    int
+	Align   int
+	Init    []byte // nil or all zero for .bss
+	BTF     btf.Type
+	Pos     Pos
+}
+
+// Map is a map definition in ".maps". BTF is the anonymous struct of
+// __uint/__type/__array members as libbpf reads it. Legacy `SEC("maps")`
+// definitions are converted into the same form by lower.
+type Map struct {
+	Name   string
+	Static bool
+	BTF    *btf.Struct
+	// Inner lists map-in-map initialisers: the byte offset in the map's
+	// definition where a pointer to Sym goes (the `values` array).
+	Inner []MapInit
+	Pos   Pos
+}
+
+// MapInit is one relocation inside a map definition.
+type MapInit struct {
+	Off int
+	Sym string
+}
+
+// Module is a translation unit.
+type Module struct {
+	File       string
+	Funcs      []*Func
+	Globals    []*Global
+	Maps       []*Map
+	License    string
+	Version    uint32
+	HasVersion bool
+	// Config holds the SEC("config") probe-binding strings, in order.
+	Config []Config
+	// Output says which struct type a perf event array or ring buffer map
+	// carries (map name → type), recorded for the runtime's decoder.
+	Output map[string]btf.Type
+}
+
+// Config is one SEC("config") string.
+type Config struct {
+	Text string
+	Pos  Pos
+}

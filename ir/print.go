@@ -1,0 +1,282 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// String names an ALU operation as the printer shows it.
+func (a ALU) String() string {
+	names := [...]string{"add", "sub", "mul", "udiv", "umod", "sdiv", "smod", "or", "and", "xor", "lsh", "rsh", "arsh"}
+	if int(a) < len(names) {
+		return names[a]
+	}
+	return fmt.Sprintf("alu(%d)", uint8(a))
+}
+
+// String names a comparison as the printer shows it.
+func (c Cond) String() string {
+	names := [...]string{"eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle", "set"}
+	if int(c) < len(names) {
+		return names[c]
+	}
+	return fmt.Sprintf("cond(%d)", uint8(c))
+}
+
+// String names an atomic operation as the printer shows it.
+func (a Atomic) String() string {
+	names := [...]string{"add", "or", "and", "xor", "xchg", "cmpxchg"}
+	if int(a) < len(names) {
+		return names[a]
+	}
+	return fmt.Sprintf("atomic(%d)", uint8(a))
+}
+
+// String names a memory space as the printer shows it ("" for unknown).
+func (s Space) String() string {
+	names := [...]string{"", "stack", "ctx", "packet", "mapvalue", "global"}
+	if int(s) < len(names) {
+		return names[s]
+	}
+	return fmt.Sprintf("space(%d)", uint8(s))
+}
+
+// String names an operation.
+func (o Op) String() string {
+	names := [...]string{"invalid", "mov", "alu", "neg", "ext", "bswap", "load", "store", "atomic",
+		"frame", "sym", "map", "call", "callfunc", "goto", "if", "ret"}
+	if int(o) < len(names) {
+		return names[o]
+	}
+	return fmt.Sprintf("op(%d)", uint8(o))
+}
+
+// String prints a register as "r5" (and "r0" for the absent register).
+func (r Reg) String() string { return fmt.Sprintf("r%d", int(r)) }
+
+// String prints an operand: a register or a decimal immediate.
+func (o Operand) String() string {
+	if o.IsImm {
+		return fmt.Sprintf("%d", o.Imm)
+	}
+	return o.Reg.String()
+}
+
+// String prints the module: header, maps, globals, then every function.
+func (m *Module) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "module %q\n", m.File)
+	if m.License != "" {
+		fmt.Fprintf(&sb, "license %q\n", m.License)
+	}
+	if m.HasVersion {
+		fmt.Fprintf(&sb, "version %d\n", m.Version)
+	}
+	for _, mp := range m.Maps {
+		fmt.Fprintf(&sb, "map %s%s", mp.Name, staticSuffix(mp.Static))
+		for _, in := range mp.Inner {
+			fmt.Fprintf(&sb, " [%d]=%s", in.Off, in.Sym)
+		}
+		sb.WriteString("\n")
+	}
+	if len(m.Output) > 0 {
+		names := make([]string, 0, len(m.Output))
+		for n := range m.Output {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			tn := "?"
+			if t := m.Output[n]; t != nil {
+				tn = t.TypeName()
+			}
+			fmt.Fprintf(&sb, "output %s %s\n", n, tn)
+		}
+	}
+	for _, g := range m.Globals {
+		fmt.Fprintf(&sb, "global %s%s section %q size %d align %d", g.Name, staticSuffix(g.Static), g.Section, g.Size, g.Align)
+		if len(g.Init) > 0 {
+			fmt.Fprintf(&sb, " init %x", g.Init)
+		}
+		sb.WriteString("\n")
+	}
+	for _, f := range m.Funcs {
+		sb.WriteString("\n")
+		sb.WriteString(f.String())
+	}
+	return sb.String()
+}
+
+func staticSuffix(static bool) string {
+	if static {
+		return " static"
+	}
+	return ""
+}
+
+// String prints the function, one line per instruction.
+func (f *Func) String() string {
+	var sb strings.Builder
+	params := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		params[i] = p.String()
+	}
+	fmt.Fprintf(&sb, "func %s(%s)", f.Name, strings.Join(params, ", "))
+	if f.Section != "" {
+		fmt.Fprintf(&sb, " section %q", f.Section)
+	}
+	for _, attr := range []struct {
+		on   bool
+		name string
+	}{{f.Static, "static"}, {f.Returns, "returns"}, {f.Inline, "inline"}, {f.NoInline, "noinline"}} {
+		if attr.on {
+			sb.WriteString(" " + attr.name)
+		}
+	}
+	sb.WriteString(" {\n")
+	for _, s := range f.Slots {
+		if s == nil {
+			continue
+		}
+		fmt.Fprintf(&sb, "  slot s%d %q size %d align %d\n", s.ID, s.Name, s.Size, s.Align)
+	}
+	for _, b := range f.Blocks {
+		if b == nil {
+			sb.WriteString("<nil block>\n")
+			continue
+		}
+		fmt.Fprintf(&sb, "b%d:\n", b.ID)
+		for _, in := range b.Instrs {
+			if in == nil {
+				sb.WriteString("  <nil>\n")
+				continue
+			}
+			if in.Note != "" {
+				for _, l := range strings.Split(in.Note, "\n") {
+					fmt.Fprintf(&sb, "  ; %s\n", l)
+				}
+			}
+			sb.WriteString("  ")
+			sb.WriteString(in.String())
+			sb.WriteString("\n")
+		}
+	}
+	sb.WriteString("}\n")
+	return sb.String()
+}
+
+func w32Suffix(w bool) string {
+	if w {
+		return "32"
+	}
+	return ""
+}
+
+func memType(size int, signed bool) string {
+	if signed {
+		return fmt.Sprintf("s%d", size*8)
+	}
+	return fmt.Sprintf("u%d", size*8)
+}
+
+func addr(a Operand, off int64) string {
+	switch {
+	case off > 0:
+		return fmt.Sprintf("[%s+%d]", a, off)
+	case off < 0:
+		return fmt.Sprintf("[%s%d]", a, off)
+	}
+	return fmt.Sprintf("[%s]", a)
+}
+
+func spaceSuffix(s Space) string {
+	if s == SpaceUnknown {
+		return ""
+	}
+	return " " + s.String()
+}
+
+func blockName(b *Block) string {
+	if b == nil {
+		return "b?"
+	}
+	return fmt.Sprintf("b%d", b.ID)
+}
+
+func symOff(sym string, off int64) string {
+	switch {
+	case off > 0:
+		return fmt.Sprintf("%s+%d", sym, off)
+	case off < 0:
+		return fmt.Sprintf("%s%d", sym, off)
+	}
+	return sym
+}
+
+// String prints one instruction without indentation or note.
+func (in *Instr) String() string {
+	dst := ""
+	if in.Dst != 0 {
+		dst = in.Dst.String() + " = "
+	}
+	switch in.Op {
+	case OpMov:
+		return fmt.Sprintf("%smov %s", dst, in.A)
+	case OpALU:
+		return fmt.Sprintf("%s%s%s %s, %s", dst, in.ALU, w32Suffix(in.W32), in.A, in.B)
+	case OpNeg:
+		return fmt.Sprintf("%sneg%s %s", dst, w32Suffix(in.W32), in.A)
+	case OpExt:
+		kind := "zext"
+		if in.Signed {
+			kind = "sext"
+		}
+		return fmt.Sprintf("%s%s%d %s", dst, kind, in.Bits, in.A)
+	case OpBswap:
+		return fmt.Sprintf("%sbswap%d %s", dst, in.Bits, in.A)
+	case OpLoad:
+		return fmt.Sprintf("%sload.%s %s%s", dst, memType(in.Size, in.Signed), addr(in.A, in.Off), spaceSuffix(in.Space))
+	case OpStore:
+		return fmt.Sprintf("store.%s %s, %s%s", memType(in.Size, false), addr(in.A, in.Off), in.B, spaceSuffix(in.Space))
+	case OpAtomic:
+		op := "atomic."
+		if in.Fetch && in.Atomic != AtomicXchg && in.Atomic != AtomicCmpXchg {
+			op += "fetch."
+		}
+		s := fmt.Sprintf("%s%s%s.%s %s, %s", dst, op, in.Atomic, memType(in.Size, false), addr(in.A, in.Off), in.B)
+		if in.Atomic == AtomicCmpXchg {
+			s += ", " + in.C.String()
+		}
+		return s + spaceSuffix(in.Space)
+	case OpFrameAddr:
+		slot := "s?"
+		if in.Slot != nil {
+			slot = fmt.Sprintf("s%d", in.Slot.ID)
+		}
+		return fmt.Sprintf("%sframe %s", dst, symOff(slot, in.Off))
+	case OpSymAddr:
+		return fmt.Sprintf("%ssym %s", dst, symOff(in.Sym, in.Off))
+	case OpMapPtr:
+		return fmt.Sprintf("%smap %s", dst, in.Sym)
+	case OpCall:
+		return fmt.Sprintf("%scall %d(%s)", dst, in.Imm, argList(in.Args))
+	case OpCallFunc:
+		return fmt.Sprintf("%scallfunc %s(%s)", dst, in.Sym, argList(in.Args))
+	case OpJump:
+		return "goto " + blockName(in.Then)
+	case OpBranch:
+		return fmt.Sprintf("if %s %s%s %s goto %s else %s", in.A, in.Cond, w32Suffix(in.W32), in.B, blockName(in.Then), blockName(in.Else))
+	case OpRet:
+		return "ret " + in.A.String()
+	}
+	return fmt.Sprintf("%s%s", dst, in.Op)
+}
+
+func argList(args []Operand) string {
+	s := make([]string, len(args))
+	for i, a := range args {
+		s[i] = a.String()
+	}
+	return strings.Join(s, ", ")
+}

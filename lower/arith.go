@@ -1,0 +1,575 @@
+package lower
+
+import (
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// arith lowers a binary arithmetic/bitwise operator after the usual
+// arithmetic conversions (cc's result type is the common type).
+func (fl *fnLowerer) arith(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNode) value {
+	t := n.Type()
+	av := fl.convert(fl.rvalue(a), t)
+	bv := fl.convert(fl.rvalue(b), t)
+	if isSigned(t) {
+		switch op {
+		case ir.UDiv:
+			op = ir.SDiv
+		case ir.UMod:
+			op = ir.SMod
+		}
+	}
+	if (op == ir.UDiv || op == ir.UMod || op == ir.SDiv || op == ir.SMod) && bv.op.IsImm && bv.op.Imm == 0 {
+		fl.l.errorf(n, "division by zero")
+		return value{op: ir.Imm(0), t: t}
+	}
+	return fl.binop(op, av, bv, t)
+}
+
+// binop emits Dst = a op b at the width of t, folding constants.
+func (fl *fnLowerer) binop(op ir.ALU, a, b value, t cc.Type) value {
+	w32 := scalarSize(t) <= 4
+	if a.op.IsImm && b.op.IsImm {
+		if v, ok := fold(op, a.op.Imm, b.op.Imm, w32); ok {
+			return value{op: ir.Imm(truncate(v, t)), t: t}
+		}
+	}
+	// Commutative operations take an immediate on the right.
+	if a.op.IsImm && !b.op.IsImm {
+		switch op {
+		case ir.Add, ir.Mul, ir.And, ir.Or, ir.Xor:
+			a, b = b, a
+		}
+	}
+	if b.op.IsImm && (b.op.Imm < -1<<31 || b.op.Imm > 1<<31-1) {
+		if !w32 {
+			b = value{op: ir.R(fl.toReg(b)), t: b.t}
+		} else {
+			b = value{op: ir.Imm(int64(int32(b.op.Imm))), t: b.t}
+		}
+	}
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: op, Dst: r, A: ir.R(fl.toReg(a)), B: b.op, W32: w32})
+	if w32 {
+		fl.setFact(r, fact{zext: 32})
+	}
+	return value{op: ir.R(r), t: t}
+}
+
+// fold evaluates a constant operation; ok is false for division by zero.
+func fold(op ir.ALU, a, b int64, w32 bool) (int64, bool) {
+	if w32 {
+		x, y := int32(a), int32(b)
+		ux, uy := uint32(a), uint32(b)
+		switch op {
+		case ir.Add:
+			return int64(x + y), true
+		case ir.Sub:
+			return int64(x - y), true
+		case ir.Mul:
+			return int64(x * y), true
+		case ir.UDiv:
+			if uy == 0 {
+				return 0, false
+			}
+			return int64(ux / uy), true
+		case ir.UMod:
+			if uy == 0 {
+				return 0, false
+			}
+			return int64(ux % uy), true
+		case ir.SDiv:
+			if y == 0 {
+				return 0, false
+			}
+			if y == -1 {
+				return int64(-x), true
+			}
+			return int64(x / y), true
+		case ir.SMod:
+			if y == 0 {
+				return 0, false
+			}
+			if y == -1 {
+				return 0, true
+			}
+			return int64(x % y), true
+		case ir.Or:
+			return int64(x | y), true
+		case ir.And:
+			return int64(x & y), true
+		case ir.Xor:
+			return int64(x ^ y), true
+		case ir.Lsh:
+			return int64(ux << (uy & 31)), true
+		case ir.Rsh:
+			return int64(ux >> (uy & 31)), true
+		case ir.Arsh:
+			return int64(x >> (uy & 31)), true
+		}
+		return 0, false
+	}
+	switch op {
+	case ir.Add:
+		return a + b, true
+	case ir.Sub:
+		return a - b, true
+	case ir.Mul:
+		return a * b, true
+	case ir.UDiv:
+		if b == 0 {
+			return 0, false
+		}
+		return int64(uint64(a) / uint64(b)), true
+	case ir.UMod:
+		if b == 0 {
+			return 0, false
+		}
+		return int64(uint64(a) % uint64(b)), true
+	case ir.SDiv:
+		if b == 0 {
+			return 0, false
+		}
+		if b == -1 {
+			return -a, true
+		}
+		return a / b, true
+	case ir.SMod:
+		if b == 0 {
+			return 0, false
+		}
+		if b == -1 {
+			return 0, true
+		}
+		return a % b, true
+	case ir.Or:
+		return a | b, true
+	case ir.And:
+		return a & b, true
+	case ir.Xor:
+		return a ^ b, true
+	case ir.Lsh:
+		return a << (uint64(b) & 63), true
+	case ir.Rsh:
+		return int64(uint64(a) >> (uint64(b) & 63)), true
+	case ir.Arsh:
+		return a >> (uint64(b) & 63), true
+	}
+	return 0, false
+}
+
+// add lowers + and -, including pointer arithmetic.
+func (fl *fnLowerer) add(n cc.ExpressionNode, a, b cc.ExpressionNode, sub bool) value {
+	t := n.Type()
+	at, bt := a.Type().Decay(), b.Type().Decay()
+	switch {
+	case isPtr(at) && isPtr(bt) && sub:
+		// Pointer difference in elements.
+		av, bv := fl.rvalue(a), fl.rvalue(b)
+		d := fl.binop(ir.Sub, av, bv, t)
+		size := elemSize(at)
+		if size == 1 {
+			return d
+		}
+		if sh := log2(size); sh >= 0 {
+			return fl.binop(ir.Arsh, d, value{op: ir.Imm(int64(sh)), t: t}, t)
+		}
+		return fl.binop(ir.SDiv, d, value{op: ir.Imm(size), t: t}, t)
+	case isPtr(at):
+		p := fl.rvalue(a)
+		if c, ok := constValue(b); ok && p.op.IsImm {
+			if sub {
+				c = -c
+			}
+			return value{op: ir.Imm(p.op.Imm + c*elemSize(at)), t: t}
+		}
+		return value{op: ir.R(fl.offsetPtr(fl.toReg(p), b, elemSize(at), sub)), t: t}
+	case isPtr(bt):
+		p := fl.rvalue(b)
+		return value{op: ir.R(fl.offsetPtr(fl.toReg(p), a, elemSize(bt), false)), t: t}
+	}
+	if sub {
+		return fl.arith(n, ir.Sub, a, b)
+	}
+	return fl.arith(n, ir.Add, a, b)
+}
+
+// shift lowers << and >>: the result has the promoted left operand's type.
+func (fl *fnLowerer) shift(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNode) value {
+	t := n.Type()
+	av := fl.convert(fl.rvalue(a), t)
+	bv := fl.rvalue(b)
+	bv = fl.convert(bv, cc.IntegerPromotion(bv.t))
+	if op == ir.Rsh && isSigned(t) {
+		op = ir.Arsh
+	}
+	if bv.op.IsImm {
+		width := int64(scalarSize(t) * 8)
+		if bv.op.Imm < 0 || bv.op.Imm >= width {
+			fl.l.warnf(n, "shift count %d is out of range for a %d-bit type", bv.op.Imm, width)
+			bv.op.Imm &= width - 1
+		}
+	}
+	return fl.binop(op, av, bv, t)
+}
+
+// cond branches to yes or no on e's truth value, with short-circuit
+// evaluation and comparisons fused into branches.
+func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
+	if c, ok := constValue(e); ok {
+		if c != 0 {
+			fl.jump(yes)
+		} else {
+			fl.jump(no)
+		}
+		return
+	}
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionExpr {
+			fl.cond(x.ExpressionList, yes, no)
+			return
+		}
+	case *cc.ExpressionList:
+		if x.ExpressionList != nil {
+			fl.exprVoid(x.AssignmentExpression)
+			fl.cond(x.ExpressionList, yes, no)
+			return
+		}
+		fl.cond(x.AssignmentExpression, yes, no)
+		return
+	case *cc.LogicalAndExpression:
+		if x.Case == cc.LogicalAndExpressionLAnd {
+			mid := fl.f.NewBlock()
+			fl.cond(x.LogicalAndExpression, mid, no)
+			fl.b = mid
+			fl.cond(x.InclusiveOrExpression, yes, no)
+			return
+		}
+	case *cc.LogicalOrExpression:
+		if x.Case == cc.LogicalOrExpressionLOr {
+			mid := fl.f.NewBlock()
+			fl.cond(x.LogicalOrExpression, yes, mid)
+			fl.b = mid
+			fl.cond(x.LogicalAndExpression, yes, no)
+			return
+		}
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionNot {
+			fl.cond(x.CastExpression, no, yes)
+			return
+		}
+	case *cc.RelationalExpression:
+		var c ir.Cond
+		switch x.Case {
+		case cc.RelationalExpressionLt:
+			c = ir.Ult
+		case cc.RelationalExpressionGt:
+			c = ir.Ugt
+		case cc.RelationalExpressionLeq:
+			c = ir.Ule
+		case cc.RelationalExpressionGeq:
+			c = ir.Uge
+		default:
+			fl.cond(x.ShiftExpression, yes, no)
+			return
+		}
+		fl.compare(c, x.RelationalExpression, x.ShiftExpression, yes, no)
+		return
+	case *cc.EqualityExpression:
+		switch x.Case {
+		case cc.EqualityExpressionEq:
+			fl.compare(ir.Eq, x.EqualityExpression, x.RelationalExpression, yes, no)
+			return
+		case cc.EqualityExpressionNeq:
+			fl.compare(ir.Ne, x.EqualityExpression, x.RelationalExpression, yes, no)
+			return
+		}
+		fl.cond(x.RelationalExpression, yes, no)
+		return
+	case *cc.AndExpression:
+		if x.Case == cc.AndExpressionAnd {
+			// if (a & b): a JSET test.
+			t := x.Type()
+			av := fl.convert(fl.rvalue(x.AndExpression), t)
+			bv := fl.convert(fl.rvalue(x.EqualityExpression), t)
+			if av.op.IsImm {
+				av, bv = bv, av
+			}
+			fl.branch(ir.Set, ir.R(fl.toReg(av)), fl.cmpOperand(bv, scalarSize(t) <= 4), scalarSize(t) <= 4, yes, no)
+			return
+		}
+	}
+	v := fl.rvalue(e)
+	w32 := !isAggregate(v.t) && scalarSize(v.t) <= 4
+	if v.op.IsImm {
+		if v.op.Imm != 0 {
+			fl.jump(yes)
+		} else {
+			fl.jump(no)
+		}
+		return
+	}
+	fl.branch(ir.Ne, v.op, ir.Imm(0), w32, yes, no)
+}
+
+// compare lowers a relational or equality comparison into a branch.
+func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Block) {
+	at, bt := a.Type().Decay(), b.Type().Decay()
+	var ct cc.Type
+	switch {
+	case isPtr(at):
+		ct = at
+	case isPtr(bt):
+		ct = bt
+	default:
+		ct = cc.UsualArithmeticConversions(at, bt)
+	}
+	av := fl.convert(fl.rvalue(a), ct)
+	bv := fl.convert(fl.rvalue(b), ct)
+	if isSigned(ct) {
+		switch c {
+		case ir.Ult:
+			c = ir.Slt
+		case ir.Ugt:
+			c = ir.Sgt
+		case ir.Ule:
+			c = ir.Sle
+		case ir.Uge:
+			c = ir.Sge
+		}
+	}
+	w32 := scalarSize(ct) <= 4
+	if av.op.IsImm && bv.op.IsImm {
+		if evalCond(c, av.op.Imm, bv.op.Imm, w32) {
+			fl.jump(yes)
+		} else {
+			fl.jump(no)
+		}
+		return
+	}
+	if av.op.IsImm {
+		av, bv = bv, av
+		c = mirror(c)
+	}
+	fl.branch(c, ir.R(fl.toReg(av)), fl.cmpOperand(bv, w32), w32, yes, no)
+}
+
+// cmpOperand keeps an immediate only when it fits the 32-bit imm field with
+// the semantics BPF gives it (sign-extended for 64-bit compares).
+func (fl *fnLowerer) cmpOperand(v value, w32 bool) ir.Operand {
+	if !v.op.IsImm {
+		return v.op
+	}
+	if w32 {
+		return ir.Imm(int64(int32(v.op.Imm)))
+	}
+	if v.op.Imm < -1<<31 || v.op.Imm > 1<<31-1 {
+		return ir.R(fl.toReg(v))
+	}
+	return v.op
+}
+
+func mirror(c ir.Cond) ir.Cond {
+	switch c {
+	case ir.Ugt:
+		return ir.Ult
+	case ir.Uge:
+		return ir.Ule
+	case ir.Ult:
+		return ir.Ugt
+	case ir.Ule:
+		return ir.Uge
+	case ir.Sgt:
+		return ir.Slt
+	case ir.Sge:
+		return ir.Sle
+	case ir.Slt:
+		return ir.Sgt
+	case ir.Sle:
+		return ir.Sge
+	}
+	return c
+}
+
+func evalCond(c ir.Cond, a, b int64, w32 bool) bool {
+	if w32 {
+		a, b = int64(int32(a)), int64(int32(b))
+		if c >= ir.Ugt && c <= ir.Ule {
+			a, b = int64(uint32(a)), int64(uint32(b))
+		}
+	}
+	ua, ub := uint64(a), uint64(b)
+	switch c {
+	case ir.Eq:
+		return a == b
+	case ir.Ne:
+		return a != b
+	case ir.Ugt:
+		return ua > ub
+	case ir.Uge:
+		return ua >= ub
+	case ir.Ult:
+		return ua < ub
+	case ir.Ule:
+		return ua <= ub
+	case ir.Sgt:
+		return a > b
+	case ir.Sge:
+		return a >= b
+	case ir.Slt:
+		return a < b
+	case ir.Sle:
+		return a <= b
+	case ir.Set:
+		return a&b != 0
+	}
+	return false
+}
+
+// conditional lowers a ? b : c.
+func (fl *fnLowerer) conditional(x *cc.ConditionalExpression, void bool) value {
+	t := x.Type()
+	yes, no, join := fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock()
+	fl.cond(x.LogicalOrExpression, yes, no)
+	if void || t.Kind() == cc.Void {
+		fl.b = yes
+		if x.ExpressionList != nil {
+			fl.exprVoid(x.ExpressionList)
+		}
+		fl.jump(join)
+		fl.b = no
+		fl.exprVoid(x.ConditionalExpression)
+		fl.jump(join)
+		fl.b = join
+		return value{op: ir.Imm(0), t: t}
+	}
+	r := fl.tmp()
+	fl.b = yes
+	first := x.ExpressionList
+	if first == nil { // GNU a ?: b
+		first = x.LogicalOrExpression
+	}
+	v := fl.convert(fl.rvalue(first), t)
+	fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: v.op})
+	fl.jump(join)
+	fl.b = no
+	v = fl.convert(fl.rvalue(x.ConditionalExpression), t)
+	fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: v.op})
+	fl.jump(join)
+	fl.b = join
+	return value{op: ir.R(r), t: t}
+}
+
+// assign lowers = and compound assignments.
+func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
+	if x.Case == cc.AssignmentExpressionCond {
+		return fl.rvalue(x.ConditionalExpression)
+	}
+	lv := fl.lvalueOf(x.UnaryExpression)
+	t := lv.t
+	if x.Case == cc.AssignmentExpressionAssign {
+		v := fl.rvalue(x.AssignmentExpression)
+		if isAggregate(t) {
+			fl.store(lv, v)
+			return v
+		}
+		v = fl.convert(v, t)
+		if lv.reg == nil && !v.op.IsImm {
+			// Keep the value in a register that the store does not alias.
+			fl.store(lv, v)
+			return v
+		}
+		fl.store(lv, v)
+		return value{op: v.op, t: t}
+	}
+	var op ir.ALU
+	switch x.Case {
+	case cc.AssignmentExpressionMul:
+		op = ir.Mul
+	case cc.AssignmentExpressionDiv:
+		op = ir.UDiv
+	case cc.AssignmentExpressionMod:
+		op = ir.UMod
+	case cc.AssignmentExpressionAdd:
+		op = ir.Add
+	case cc.AssignmentExpressionSub:
+		op = ir.Sub
+	case cc.AssignmentExpressionLsh:
+		op = ir.Lsh
+	case cc.AssignmentExpressionRsh:
+		op = ir.Rsh
+	case cc.AssignmentExpressionAnd:
+		op = ir.And
+	case cc.AssignmentExpressionXor:
+		op = ir.Xor
+	case cc.AssignmentExpressionOr:
+		op = ir.Or
+	}
+	cur := fl.load(lv)
+	if lv.reg != nil {
+		// Snapshot: the register variable is about to be overwritten.
+		cur = value{op: cur.op, t: cur.t}
+	}
+	rhs := fl.rvalue(x.AssignmentExpression)
+	var res value
+	if isPtr(t) && (op == ir.Add || op == ir.Sub) {
+		res = value{op: ir.R(fl.offsetPtrValue(fl.toReg(cur), fl.convert(rhs, fl.longType(rhs.t)), elemSize(t), op == ir.Sub)), t: t}
+	} else {
+		var ct cc.Type
+		if op == ir.Lsh || op == ir.Rsh {
+			ct = cc.IntegerPromotion(t)
+			rhs = fl.convert(rhs, cc.IntegerPromotion(rhs.t))
+		} else {
+			ct = cc.UsualArithmeticConversions(cc.IntegerPromotion(t), cc.IntegerPromotion(rhs.t))
+			rhs = fl.convert(rhs, ct)
+		}
+		if isSigned(ct) {
+			switch op {
+			case ir.UDiv:
+				op = ir.SDiv
+			case ir.UMod:
+				op = ir.SMod
+			case ir.Rsh:
+				op = ir.Arsh
+			}
+		}
+		if (op == ir.UDiv || op == ir.UMod || op == ir.SDiv || op == ir.SMod) && rhs.op.IsImm && rhs.op.Imm == 0 {
+			fl.l.errorf(x, "division by zero")
+		}
+		res = fl.binop(op, fl.convert(cur, ct), rhs, ct)
+	}
+	res = fl.convert(res, t)
+	fl.store(lv, res)
+	return res
+}
+
+// incDec lowers ++ and -- (prefix and postfix).
+func (fl *fnLowerer) incDec(n cc.ExpressionNode, e cc.ExpressionNode, inc, post bool) value {
+	lv := fl.lvalueOf(e)
+	t := lv.t
+	cur := fl.load(lv)
+	old := cur
+	if post && lv.reg != nil {
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: cur.op})
+		old = value{op: ir.R(r), t: t}
+	}
+	var res value
+	if isPtr(t) {
+		res = value{op: ir.R(fl.offsetPtrValue(fl.toReg(cur), value{op: ir.Imm(1), t: t}, elemSize(t), !inc)), t: t}
+	} else {
+		ct := cc.IntegerPromotion(t)
+		op := ir.Add
+		if !inc {
+			op = ir.Sub
+		}
+		res = fl.convert(fl.binop(op, fl.convert(cur, ct), value{op: ir.Imm(1), t: ct}, ct), t)
+	}
+	fl.store(lv, res)
+	if post {
+		return old
+	}
+	return res
+}

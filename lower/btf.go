@@ -1,0 +1,194 @@
+package lower
+
+import (
+	"fmt"
+
+	"github.com/cilium/ebpf/btf"
+	"modernc.org/cc/v4"
+)
+
+// btfConv converts C types to BTF, caching so each C type maps to one BTF
+// type (recursive structs included).
+type btfConv struct {
+	cache   map[cc.Type]btf.Type
+	typedef map[*cc.Declarator]btf.Type
+	ints    map[string]*btf.Int
+}
+
+func newBTFConv() *btfConv {
+	return &btfConv{cache: map[cc.Type]btf.Type{}, typedef: map[*cc.Declarator]btf.Type{}, ints: map[string]*btf.Int{}}
+}
+
+func (c *btfConv) intType(name string, size int, enc btf.IntEncoding) *btf.Int {
+	if t, ok := c.ints[name]; ok {
+		return t
+	}
+	t := &btf.Int{Name: name, Size: uint32(size), Encoding: enc}
+	c.ints[name] = t
+	return t
+}
+
+// typ converts t, naming it through its typedef when it has one.
+func (c *btfConv) typ(t cc.Type) btf.Type {
+	if t == nil {
+		return &btf.Void{}
+	}
+	if td := t.Typedef(); td != nil && td.Name() != "" {
+		if bt, ok := c.typedef[td]; ok {
+			return bt
+		}
+		x := &btf.Typedef{Name: td.Name()}
+		c.typedef[td] = x
+		x.Type = c.bare(t)
+		return x
+	}
+	return c.bare(t)
+}
+
+// bare converts t ignoring its typedef name.
+func (c *btfConv) bare(t cc.Type) btf.Type {
+	if bt, ok := c.cache[t]; ok {
+		return bt
+	}
+	switch t.Kind() {
+	case cc.Void:
+		return &btf.Void{}
+	case cc.Bool:
+		return c.intType("_Bool", 1, btf.Bool)
+	case cc.Char:
+		return c.intType("char", 1, btf.Signed)
+	case cc.SChar:
+		return c.intType("signed char", 1, btf.Signed)
+	case cc.UChar:
+		return c.intType("unsigned char", 1, btf.Unsigned)
+	case cc.Short:
+		return c.intType("short", 2, btf.Signed)
+	case cc.UShort:
+		return c.intType("unsigned short", 2, btf.Unsigned)
+	case cc.Int:
+		return c.intType("int", 4, btf.Signed)
+	case cc.UInt:
+		return c.intType("unsigned int", 4, btf.Unsigned)
+	case cc.Long:
+		return c.intType("long", 8, btf.Signed)
+	case cc.ULong:
+		return c.intType("unsigned long", 8, btf.Unsigned)
+	case cc.LongLong:
+		return c.intType("long long", 8, btf.Signed)
+	case cc.ULongLong:
+		return c.intType("unsigned long long", 8, btf.Unsigned)
+	case cc.Int128:
+		return c.intType("__int128", 16, btf.Signed)
+	case cc.UInt128:
+		return c.intType("unsigned __int128", 16, btf.Unsigned)
+	case cc.Ptr:
+		p := &btf.Pointer{}
+		c.cache[t] = p
+		p.Target = c.typ(elemType(t))
+		return p
+	case cc.Array:
+		at := t.(*cc.ArrayType)
+		n := at.Len()
+		if n < 0 {
+			n = 0
+		}
+		a := &btf.Array{Index: c.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Nelems: uint32(n)}
+		c.cache[t] = a
+		a.Type = c.typ(at.Elem())
+		return a
+	case cc.Struct, cc.Union:
+		return c.record(t)
+	case cc.Enum:
+		et := t.(*cc.EnumType)
+		tag := et.Tag()
+		e := &btf.Enum{Name: tag.SrcStr(), Size: uint32(max(t.Size(), 4)), Signed: isSigned(et.UnderlyingType())}
+		for _, en := range et.Enumerators() {
+			var v uint64
+			switch x := en.Value().(type) {
+			case cc.Int64Value:
+				v = uint64(x)
+			case cc.UInt64Value:
+				v = uint64(x)
+			}
+			e.Values = append(e.Values, btf.EnumValue{Name: en.Token.SrcStr(), Value: v})
+		}
+		c.cache[t] = e
+		return e
+	case cc.Function:
+		ft := t.(*cc.FunctionType)
+		return c.proto(ft)
+	}
+	// Floating point and other kinds: an opaque integer of the right size
+	// keeps layouts intact (lower rejects their use).
+	size := int(t.Size())
+	if size <= 0 {
+		size = 1
+	}
+	return c.intType(fmt.Sprintf("__bpfcc_opaque%d", size), min(size, 16), btf.Unsigned)
+}
+
+func (c *btfConv) record(t cc.Type) btf.Type {
+	type rec interface {
+		NumFields() int
+		FieldByIndex(int) *cc.Field
+		Tag() cc.Token
+	}
+	r, ok := t.(rec)
+	if !ok {
+		return &btf.Void{}
+	}
+	tag := r.Tag()
+	name := tag.SrcStr()
+	size := uint32(max(t.Size(), 0))
+	var members *[]btf.Member
+	var out btf.Type
+	if t.IsIncomplete() {
+		kind := btf.FwdStruct
+		if t.Kind() == cc.Union {
+			kind = btf.FwdUnion
+		}
+		f := &btf.Fwd{Name: name, Kind: kind}
+		c.cache[t] = f
+		return f
+	}
+	if t.Kind() == cc.Union {
+		u := &btf.Union{Name: name, Size: size}
+		members, out = &u.Members, u
+	} else {
+		s := &btf.Struct{Name: name, Size: size}
+		members, out = &s.Members, s
+	}
+	c.cache[t] = out
+	for i := 0; i < r.NumFields(); i++ {
+		f := r.FieldByIndex(i)
+		if f == nil {
+			continue
+		}
+		m := btf.Member{Name: f.Name(), Type: c.typ(f.Type()), Offset: btf.Bits(f.Offset()*8 + int64(f.OffsetBits()))}
+		if f.IsBitfield() {
+			m.BitfieldSize = btf.Bits(f.ValueBits())
+		}
+		*members = append(*members, m)
+	}
+	return out
+}
+
+func (c *btfConv) proto(ft *cc.FunctionType) *btf.FuncProto {
+	p := &btf.FuncProto{Return: c.typ(ft.Result())}
+	for _, par := range ft.Parameters() {
+		if par.Type().Kind() == cc.Void {
+			continue
+		}
+		p.Params = append(p.Params, btf.FuncParam{Name: par.Name(), Type: c.typ(par.Type())})
+	}
+	return p
+}
+
+// funcBTF builds the BTF FUNC of a function definition.
+func (c *btfConv) funcBTF(name string, ft *cc.FunctionType, static bool) *btf.Func {
+	linkage := btf.GlobalFunc
+	if static {
+		linkage = btf.StaticFunc
+	}
+	return &btf.Func{Name: name, Type: c.proto(ft), Linkage: linkage}
+}

@@ -1,0 +1,334 @@
+package lower
+
+import (
+	"bytes"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// builtin lowers compiler builtins; ok is false for unknown ones.
+func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) (value, bool) {
+	t := x.Type()
+	discard := fl.discard == x
+	zero := value{op: ir.Imm(0), t: t}
+	need := func(n int) bool {
+		if len(args) != n {
+			fl.l.errorf(x, "%s takes %d arguments, got %d", name, n, len(args))
+			return false
+		}
+		return true
+	}
+	switch name {
+	case "__builtin_expect", "__builtin_expect_with_probability":
+		if len(args) < 1 {
+			return zero, true
+		}
+		v := fl.convert(fl.rvalue(args[0]), t)
+		for _, a := range args[1:] {
+			fl.exprVoid(a)
+		}
+		return v, true
+	case "__builtin_constant_p":
+		return zero, true
+	case "__builtin_preserve_access_index":
+		if !need(1) {
+			return zero, true
+		}
+		return fl.rvalue(args[0]), true
+	case "__builtin_unreachable", "__builtin_trap":
+		fl.emitRet(ir.Imm(0))
+		return zero, true
+	case "__builtin_bswap16", "__builtin_bswap32", "__builtin_bswap64":
+		if !need(1) {
+			return zero, true
+		}
+		v := fl.convert(fl.rvalue(args[0]), t)
+		bits := scalarSize(t) * 8
+		if v.op.IsImm {
+			return value{op: ir.Imm(truncate(bswapConst(v.op.Imm, bits), t)), t: t}, true
+		}
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpBswap, Dst: r, A: v.op, Bits: bits})
+		if bits < 64 {
+			fl.setFact(r, fact{zext: bits})
+		}
+		return value{op: ir.R(r), t: t}, true
+	case "__builtin_memcpy", "__builtin_memmove":
+		if !need(3) {
+			return zero, true
+		}
+		n, ok := fl.constSize(x, name, args[2])
+		if !ok {
+			return zero, true
+		}
+		dst, src := fl.rvalue(args[0]), fl.rvalue(args[1])
+		al := min(pointeeAlign(args[0]), pointeeAlign(args[1]))
+		dl := lvalue{t: elemType(dst.t), base: fl.toReg(dst)}
+		sl := lvalue{t: elemType(src.t), base: fl.toReg(src)}
+		if name == "__builtin_memmove" {
+			// Load everything first: the regions may overlap.
+			fl.memmove(dl, sl, n, al)
+		} else {
+			fl.memcpy(dl, sl, n, al)
+		}
+		return dst, true
+	case "__builtin_memset":
+		if !need(3) {
+			return zero, true
+		}
+		n, ok := fl.constSize(x, name, args[2])
+		if !ok {
+			return zero, true
+		}
+		dst := fl.rvalue(args[0])
+		dl := lvalue{t: elemType(dst.t), base: fl.toReg(dst)}
+		if c, ok := constValue(args[1]); ok {
+			fl.memset(dl, byte(c), n, pointeeAlign(args[0]))
+			return dst, true
+		}
+		fl.memsetVar(dl, fl.rvalue(args[1]), n, pointeeAlign(args[0]))
+		return dst, true
+	case "__builtin_memcmp", "__builtin_bcmp":
+		if !need(3) {
+			return zero, true
+		}
+		n, ok := fl.constSize(x, name, args[2])
+		if !ok {
+			return zero, true
+		}
+		return fl.memcmp(fl.rvalue(args[0]), fl.rvalue(args[1]), n, t), true
+	}
+	if strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__c11_atomic_") {
+		return fl.atomic(x, name, args, discard)
+	}
+	return zero, false
+}
+
+func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int64, bool) {
+	n, ok := constValue(e)
+	if !ok {
+		fl.l.errorf(e, "%s needs a size known at compile time in BPF", name)
+		return 0, false
+	}
+	if n < 0 || n > 512 {
+		fl.l.errorf(e, "%s of %d bytes: BPF objects are at most 512 bytes", name, n)
+		return 0, false
+	}
+	return n, true
+}
+
+func pointeeAlign(e cc.ExpressionNode) int {
+	t := e.Type().Decay()
+	if p, ok := t.(*cc.PointerType); ok {
+		if el := p.Elem(); el.Kind() != cc.Void {
+			return align(el)
+		}
+	}
+	// A void pointer: check what it was cast from.
+	if c, ok := e.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast {
+		return pointeeAlign(c.CastExpression)
+	}
+	if u, ok := e.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		return align(u.CastExpression.Type())
+	}
+	return 1
+}
+
+func bswapConst(v int64, bits int) int64 {
+	var b [8]byte
+	n := bits / 8
+	for i := 0; i < n; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+	var r int64
+	for i := 0; i < n; i++ {
+		r = r<<8 | int64(b[i])
+	}
+	return r
+}
+
+// memmove copies through registers, loading all chunks before storing.
+func (fl *fnLowerer) memmove(dst, src lvalue, size int64, al int) {
+	if size > 64 {
+		fl.l.errorf(nil, "__builtin_memmove of more than 64 bytes is not supported")
+		return
+	}
+	db, doff := fl.memBase(dst)
+	sb, soff := fl.memBase(src)
+	type piece struct {
+		r   ir.Reg
+		off int64
+		w   int64
+	}
+	var ps []piece
+	for done := int64(0); done < size; {
+		w := chunk(size-done, al)
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(sb), Off: soff + done, Size: int(w)})
+		ps = append(ps, piece{r, done, w})
+		done += w
+	}
+	for _, p := range ps {
+		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(db), B: ir.R(p.r), Off: doff + p.off, Size: int(p.w)})
+	}
+}
+
+// memcmp compares byte by byte (big-endian order of significance), giving
+// <0, 0 or >0 like the C function.
+func (fl *fnLowerer) memcmp(a, b value, n int64, t cc.Type) value {
+	ar, br := fl.toReg(a), fl.toReg(b)
+	r := fl.tmp()
+	done := fl.f.NewBlock()
+	fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: ir.Imm(0)})
+	for i := int64(0); i < n; i++ {
+		x, y := fl.tmp(), fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: x, A: ir.R(ar), Off: i, Size: 1})
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: y, A: ir.R(br), Off: i, Size: 1})
+		fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Sub, Dst: r, A: ir.R(x), B: ir.R(y), W32: true})
+		next := fl.f.NewBlock()
+		fl.branch(ir.Ne, ir.R(r), ir.Imm(0), true, done, next)
+		fl.b = next
+	}
+	fl.jump(done)
+	fl.b = done
+	return value{op: ir.R(r), t: t}
+}
+
+// atomic lowers __sync_* and __atomic_* builtins onto BPF atomics.
+func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.ExpressionNode, discard bool) (value, bool) {
+	t := x.Type()
+	zero := value{op: ir.Imm(0), t: t}
+	base := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "__sync_"), "__atomic_"), "__c11_atomic_")
+	base = strings.TrimRight(strings.TrimRight(base, "0123456789"), "_")
+	if len(args) < 1 {
+		fl.l.errorf(x, "%s needs a pointer argument", name)
+		return zero, true
+	}
+	p := fl.rvalue(args[0])
+	et := elemType(p.t.Decay())
+	if et == nil || !isScalar(et) {
+		fl.l.errorf(args[0], "%s needs a pointer to an integer", name)
+		return zero, true
+	}
+	size := scalarSize(et)
+	ptr := fl.toReg(p)
+	arg := func(i int) value {
+		if i >= len(args) {
+			fl.l.errorf(x, "%s: missing argument", name)
+			return value{op: ir.Imm(0), t: et}
+		}
+		return fl.convert(fl.rvalue(args[i]), et)
+	}
+	switch base {
+	case "load_n", "load":
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(ptr), Size: size})
+		return value{op: ir.R(r), t: t}, true
+	case "store_n", "store":
+		v := arg(1)
+		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size})
+		return zero, true
+	}
+	if size != 4 && size != 8 {
+		fl.l.errorf(x, "%s on a %d-byte object: BPF atomics work on 4- and 8-byte values", name, size)
+		return zero, true
+	}
+	rmw := map[string]ir.Atomic{"add": ir.AtomicAdd, "or": ir.AtomicOr, "and": ir.AtomicAnd, "xor": ir.AtomicXor, "sub": ir.AtomicAdd}
+	if op, post, ok := atomicRMW(base); ok {
+		kind := rmw[op]
+		v := arg(1)
+		if op == "sub" {
+			v = fl.binop(ir.Sub, value{op: ir.Imm(0), t: et}, v, et)
+		}
+		fetch := !discard
+		if !fetch && kind == ir.AtomicAdd {
+			fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: kind, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size})
+			return zero, true
+		}
+		if fl.l.cpu() < 3 {
+			fl.l.errorf(x, "%s needs BPF atomic instructions of -mcpu=v3 or later", name)
+			return zero, true
+		}
+		old := fl.tmp()
+		vr := fl.toReg(v)
+		fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: kind, Dst: old, A: ir.R(ptr), B: ir.R(vr), Size: size, Fetch: fetch})
+		if !fetch {
+			return zero, true
+		}
+		if !post {
+			return value{op: ir.R(old), t: t}, true
+		}
+		// op_and_fetch: recompute the new value from the old one.
+		alu := map[string]ir.ALU{"add": ir.Add, "or": ir.Or, "and": ir.And, "xor": ir.Xor, "sub": ir.Add}[op]
+		return fl.binop(alu, value{op: ir.R(old), t: et}, value{op: ir.R(vr), t: et}, et), true
+	}
+	if fl.l.cpu() < 3 {
+		fl.l.errorf(x, "%s needs BPF atomic instructions of -mcpu=v3 or later", name)
+		return zero, true
+	}
+	switch base {
+	case "lock_test_and_set", "exchange_n", "exchange":
+		v := arg(1)
+		old := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicXchg, Dst: old, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size, Fetch: true})
+		return value{op: ir.R(old), t: t}, true
+	case "lock_release":
+		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ptr), B: ir.Imm(0), Size: size})
+		return zero, true
+	case "val_compare_and_swap", "bool_compare_and_swap":
+		expect, desired := arg(1), arg(2)
+		old := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicCmpXchg, Dst: old, A: ir.R(ptr), B: ir.R(fl.toReg(desired)), C: expect.op, Size: size, Fetch: true})
+		if base == "val_compare_and_swap" {
+			return value{op: ir.R(old), t: t}, true
+		}
+		return fl.materialize(func(yes, no *ir.Block) {
+			fl.branch(ir.Eq, ir.R(old), fl.cmpOperand(expect, size == 4), size == 4, yes, no)
+		}, t), true
+	case "compare_exchange_n":
+		// bool __atomic_compare_exchange_n(T *p, T *expected, T desired, ...)
+		ep := fl.rvalue(args[1])
+		epr := fl.toReg(ep)
+		exp := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: exp, A: ir.R(epr), Size: size})
+		desired := arg(2)
+		old := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicCmpXchg, Dst: old, A: ir.R(ptr), B: ir.R(fl.toReg(desired)), C: ir.R(exp), Size: size, Fetch: true})
+		return fl.materialize(func(yes, no *ir.Block) {
+			fail := fl.f.NewBlock()
+			fl.branch(ir.Eq, ir.R(old), ir.R(exp), size == 4, yes, fail)
+			fl.b = fail
+			fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(epr), B: ir.R(old), Size: size})
+			fl.jump(no)
+		}, t), true
+	case "synchronize", "thread_fence", "signal_fence":
+		return zero, true
+	}
+	fl.l.errorf(x, "atomic builtin %s is not supported by BPF", name)
+	return zero, true
+}
+
+// atomicRMW splits fetch_and_add / add_and_fetch / fetch_add / add_fetch.
+func atomicRMW(base string) (op string, post, ok bool) {
+	for _, o := range []string{"add", "sub", "or", "and", "xor"} {
+		switch base {
+		case "fetch_and_" + o, "fetch_" + o:
+			return o, false, true
+		case o + "_and_fetch", o + "_fetch":
+			return o, true, true
+		}
+	}
+	return "", false, false
+}
+
+func (l *lowerer) cpu() int {
+	if l.opts.CPU == 0 {
+		return 3
+	}
+	return l.opts.CPU
+}
+
+var _ = bytes.Equal

@@ -1,0 +1,158 @@
+package lower
+
+import (
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+func callArgs(x *cc.PostfixExpression) []cc.ExpressionNode {
+	var args []cc.ExpressionNode
+	for l := x.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
+		args = append(args, l.AssignmentExpression)
+	}
+	return args
+}
+
+// call lowers a function call: helper, builtin or bpf-to-bpf.
+func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
+	t := x.Type()
+	args := callArgs(x)
+	id := ident(x.PostfixExpression)
+	if id == nil {
+		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
+		return value{op: ir.Imm(0), t: t}
+	}
+	name := id.Token.SrcStr()
+	d, _ := id.ResolvedTo().(*cc.Declarator)
+	if d != nil {
+		if hid, ok := fl.l.helpers[d]; ok {
+			return fl.helperCall(x, name, hid, elemType(d.Type()), args)
+		}
+		if fi, ok := fl.l.funcs[d.Name()]; ok && d.Type().Kind() == cc.Function {
+			return fl.funcCall(x, fi, args)
+		}
+	}
+	if strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") {
+		if v, ok := fl.builtin(x, name, args); ok {
+			return v
+		}
+		fl.l.errorf(x, "builtin %s is not supported by bpfcc", name)
+		return value{op: ir.Imm(0), t: t}
+	}
+	if d == nil {
+		fl.l.errorf(x, "call to undeclared function %q", name)
+		return value{op: ir.Imm(0), t: t}
+	}
+	if d.Type().Kind() == cc.Ptr {
+		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
+		return value{op: ir.Imm(0), t: t}
+	}
+	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file", name)
+	return value{op: ir.Imm(0), t: t}
+}
+
+func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, args []cc.ExpressionNode, what string) []ir.Operand {
+	if len(args) > 5 {
+		fl.l.errorf(x, "call to %s passes %d arguments; BPF passes at most 5", what, len(args))
+		return nil
+	}
+	var params []*cc.Parameter
+	if ft != nil {
+		params = ft.Parameters()
+	}
+	var ops []ir.Operand
+	for i, a := range args {
+		v := fl.rvalue(a)
+		if isAggregate(v.t) && a.Type().Kind() != cc.Array {
+			fl.l.errorf(a, "passing a %s by value is not supported in BPF; pass a pointer", v.t)
+		}
+		if i < len(params) && isScalar(params[i].Type()) {
+			v = fl.convert(v, params[i].Type())
+		} else if !isAggregate(v.t) {
+			v = fl.convert(v, cc.IntegerPromotion(v.t))
+		}
+		ops = append(ops, v.op)
+	}
+	return ops
+}
+
+func (fl *fnLowerer) helperCall(x *cc.PostfixExpression, name string, id int64, ft cc.Type, args []cc.ExpressionNode) value {
+	t := x.Type()
+	fty, _ := ft.(*cc.FunctionType)
+	ops := fl.argValues(x, fty, args, "helper "+name)
+	if gplOnly[name] {
+		fl.l.usedGPL = append(fl.l.usedGPL, gplUse{name: name, pos: x.Position()})
+	}
+	var dst ir.Reg
+	if t.Kind() != cc.Void {
+		dst = fl.tmp()
+	}
+	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: dst, Imm: id, Args: ops, Note: name})
+	if dst == 0 {
+		return value{op: ir.Imm(0), t: t}
+	}
+	return value{op: ir.R(dst), t: t}
+}
+
+func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.ExpressionNode) value {
+	t := x.Type()
+	ft := fi.decl.Type().(*cc.FunctionType)
+	ops := fl.argValues(x, ft, args, "function "+fi.name)
+	if _, ok := fl.fi.calls[fi.name]; !ok {
+		fl.fi.calls[fi.name] = x.Position()
+	}
+	if fi.f.Section != "" && fi.f.Section != ".text" {
+		fl.l.errorf(x, "calling BPF program %q (section %q) from another function is not supported", fi.name, fi.f.Section)
+	}
+	var dst ir.Reg
+	if t.Kind() != cc.Void {
+		dst = fl.tmp()
+	}
+	fl.emit(&ir.Instr{Op: ir.OpCallFunc, Dst: dst, Sym: fi.name, Args: ops})
+	if dst == 0 {
+		return value{op: ir.Imm(0), t: t}
+	}
+	v := value{op: ir.R(dst), t: t}
+	return v
+}
+
+// checkRecursion rejects direct and mutual recursion.
+func (l *lowerer) checkRecursion() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var visit func(fi *funcInfo) bool
+	visit = func(fi *funcInfo) bool {
+		color[fi.name] = grey
+		for _, callee := range sortedKeys(fi.calls) {
+			c := l.funcs[callee]
+			switch color[callee] {
+			case grey:
+				p := fi.calls[callee]
+				if callee == fi.name {
+					l.errorf(posNode{p}, "function %q calls itself: recursion is not allowed in BPF", fi.name)
+				} else {
+					l.errorf(posNode{p}, "call from %q to %q makes a recursive cycle: recursion is not allowed in BPF", fi.name, callee)
+				}
+				return true
+			case white:
+				if visit(c) {
+					return true
+				}
+			}
+		}
+		color[fi.name] = black
+		return false
+	}
+	for _, fi := range l.order {
+		if color[fi.name] == white {
+			visit(fi)
+		}
+	}
+}

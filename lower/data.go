@@ -1,0 +1,226 @@
+package lower
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/cilium/ebpf/btf"
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// dataVar places a global or static variable in .data, .rodata or .bss the
+// way clang does: const → .rodata, non-zero initializer → .data, else .bss;
+// an explicit SEC() wins.
+func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, static bool, sec string) {
+	t := d.Type()
+	size := typeSize(t)
+	if size == 0 && t.Kind() != cc.Struct {
+		l.errorf(d, "variable %q has incomplete type %s", d.Name(), t)
+		return
+	}
+	buf := make([]byte, size)
+	if id.Initializer != nil {
+		l.constInit(buf, 0, t, id.Initializer)
+	}
+	if sec == "" {
+		switch {
+		case d.IsConst() || isConstType(t):
+			sec = ".rodata"
+		case !allZero(buf):
+			sec = ".data"
+		default:
+			sec = ".bss"
+		}
+	}
+	g := &ir.Global{Name: name, Section: sec, Static: static, Size: int(size), Align: align(t), BTF: l.btf.typ(t), Pos: l.pos(d)}
+	if a := d.Type().Attributes(); a != nil && a.Aligned() > 0 {
+		g.Align = max(g.Align, int(a.Aligned()))
+	}
+	if !strings.HasPrefix(sec, ".bss") {
+		g.Init = buf
+	}
+	l.globals[d] = &global{name: name, typ: t, g: g}
+	l.m.Globals = append(l.m.Globals, g)
+}
+
+func isConstType(t cc.Type) bool {
+	if t.Kind() == cc.Array {
+		if a := elemType(t).Attributes(); a != nil && a.IsConst() {
+			return true
+		}
+	}
+	a := t.Attributes()
+	return a != nil && a.IsConst()
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// constInit evaluates a static initializer into buf at off.
+func (l *lowerer) constInit(buf []byte, off int64, t cc.Type, ini *cc.Initializer) {
+	if ini.Case == cc.InitializerExpr {
+		l.constLeaf(buf, off, t, nil, ini.AssignmentExpression)
+		return
+	}
+	if !isAggregate(t) {
+		if list := ini.InitializerList; list != nil && list.Initializer != nil {
+			l.constInit(buf, off, t, list.Initializer)
+		}
+		return
+	}
+	for _, x := range leaves(ini.InitializerList, nil) {
+		esz := typeSize(x.t)
+		for k := int64(0); k < x.n; k++ {
+			l.constLeaf(buf, off+x.off+k*esz, x.t, x.field, x.e)
+		}
+	}
+}
+
+func (l *lowerer) constLeaf(buf []byte, off int64, t cc.Type, f *cc.Field, e cc.ExpressionNode) {
+	if s, ok := e.Value().(cc.StringValue); ok && t.Kind() == cc.Array {
+		n := min(int64(len(s)), typeSize(t))
+		copy(buf[off:off+n], s)
+		return
+	}
+	c, ok := constValue(e)
+	if !ok {
+		if isFloat(t) || isFloat(e.Type()) {
+			l.errorf(e, "floating point is not supported in BPF programs")
+			return
+		}
+		l.errorf(e, "initializer of a global must be a constant (addresses of other objects need relocations bpfcc does not emit in data)")
+		return
+	}
+	if f != nil && f.IsBitfield() {
+		unit := f.AccessBytes()
+		var cur uint64
+		for i := int64(0); i < unit; i++ {
+			cur |= uint64(buf[off+i]) << (8 * i)
+		}
+		mask := uint64(1)<<uint(f.ValueBits()) - 1
+		cur &^= mask << uint(f.OffsetBits())
+		cur |= (uint64(c) & mask) << uint(f.OffsetBits())
+		putInt(buf, off, unit, int64(cur))
+		return
+	}
+	putInt(buf, off, int64(scalarSize(t)), c)
+}
+
+// stringLiteral interns a string literal as a static .rodata object.
+func (l *lowerer) stringLiteral(x *cc.PrimaryExpression) string {
+	s, _ := x.Value().(cc.StringValue)
+	return l.internString(string(s))
+}
+
+// internString returns the static .rodata object holding key (NUL added).
+func (l *lowerer) internString(key string) string {
+	if name, ok := l.strs[key]; ok {
+		return name
+	}
+	name := fmt.Sprintf(".str.%d", l.nstr)
+	l.nstr++
+	b := []byte(key)
+	if len(b) == 0 || b[len(b)-1] != 0 {
+		b = append(b, 0)
+	}
+	arr := &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: l.btf.intType("char", 1, btf.Signed), Nelems: uint32(len(b))}
+	g := &ir.Global{Name: name, Section: ".rodata", Static: true, Size: len(b), Align: 1, Init: b, BTF: &btf.Const{Type: arr}}
+	l.m.Globals = append(l.m.Globals, g)
+	l.strs[key] = name
+	return name
+}
+
+// stringInit returns a char array variable's string initializer.
+func (l *lowerer) stringInit(d *cc.Declarator, id *cc.InitDeclarator) string {
+	if id.Initializer == nil || id.Initializer.Case != cc.InitializerExpr {
+		l.errorf(d, "%q must be initialised with a string literal", d.Name())
+		return ""
+	}
+	s, ok := id.Initializer.AssignmentExpression.Value().(cc.StringValue)
+	if !ok {
+		l.errorf(d, "%q must be initialised with a string literal", d.Name())
+		return ""
+	}
+	return strings.TrimRight(string(s), "\x00")
+}
+
+func (l *lowerer) license(d *cc.Declarator, id *cc.InitDeclarator) {
+	l.m.License = l.stringInit(d, id)
+}
+
+func (l *lowerer) version(d *cc.Declarator, id *cc.InitDeclarator) {
+	if id.Initializer == nil || id.Initializer.Case != cc.InitializerExpr {
+		l.errorf(d, "version must be initialised with an integer")
+		return
+	}
+	v, ok := constValue(id.Initializer.AssignmentExpression)
+	if !ok {
+		l.errorf(d, "version must be an integer constant")
+		return
+	}
+	l.m.Version, l.m.HasVersion = uint32(v), true
+}
+
+// btfMap records a BTF-defined map (struct {...} name SEC(".maps")).
+func (l *lowerer) btfMap(d *cc.Declarator, name string, static bool) {
+	t := d.Type()
+	bt, ok := l.btf.typ(t).(*btf.Struct)
+	if !ok {
+		if td, isTD := l.btf.typ(t).(*btf.Typedef); isTD {
+			bt, ok = btf.UnderlyingType(td).(*btf.Struct)
+		}
+	}
+	if !ok {
+		l.errorf(d, "map %q in SEC(\".maps\") must be a struct", d.Name())
+		return
+	}
+	mp := &ir.Map{Name: name, Static: static, BTF: bt, Pos: l.pos(d)}
+	l.globals[d] = &global{name: name, typ: t, isMap: true}
+	l.m.Maps = append(l.m.Maps, mp)
+}
+
+// legacyMap converts struct bpf_map_def SEC("maps") into a BTF-defined map.
+func (l *lowerer) legacyMap(d *cc.Declarator, id *cc.InitDeclarator, name string, static bool) {
+	t := d.Type()
+	buf := make([]byte, max(typeSize(t), 20))
+	if id.Initializer != nil {
+		l.constInit(buf, 0, t, id.Initializer)
+	}
+	field := func(n string, def int) uint32 {
+		if st, ok := t.(*cc.StructType); ok {
+			if f := st.FieldByName(n); f != nil {
+				return binary.LittleEndian.Uint32(buf[f.Offset():])
+			}
+		}
+		return uint32(def)
+	}
+	intT := l.btf.intType("int", 4, btf.Signed)
+	member := func(n string, v uint32) btf.Member {
+		return btf.Member{Name: n, Type: &btf.Pointer{Target: &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: intT, Nelems: v}}}
+	}
+	names := []string{"type", "key_size", "value_size", "max_entries", "map_flags"}
+	vals := []uint32{field("type", 0), field("key_size", 0), field("value_size", 0), field("max_entries", 0), field("map_flags", 16)}
+	st := &btf.Struct{Size: uint32(8 * len(names))}
+	for i, n := range names {
+		if n == "map_flags" && vals[i] == 0 {
+			st.Size -= 8
+			continue
+		}
+		m := member(n, vals[i])
+		m.Offset = btf.Bits(64 * len(st.Members))
+		st.Members = append(st.Members, m)
+	}
+	st.Size = uint32(8 * len(st.Members))
+	mp := &ir.Map{Name: name, Static: static, BTF: st, Pos: l.pos(d)}
+	l.globals[d] = &global{name: name, typ: t, isMap: true}
+	l.m.Maps = append(l.m.Maps, mp)
+}

@@ -1,0 +1,198 @@
+package lower
+
+import (
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// fnLowerer lowers one function body.
+type fnLowerer struct {
+	l  *lowerer
+	fi *funcInfo
+	f  *ir.Func
+	b  *ir.Block // current block; nil after a terminator (unreachable code)
+
+	vars   map[*cc.Declarator]*local
+	labels map[string]*ir.Block
+	loops  []loopTargets
+	// switches maps a switch statement to its case blocks.
+	cases map[*cc.LabeledStatement]*ir.Block
+	ret   cc.Type
+	// facts records what is known about temporaries' upper bits.
+	facts map[ir.Reg]fact
+	pos   ir.Pos
+	// discard is the call whose result the statement throws away.
+	discard *cc.PostfixExpression
+}
+
+type loopTargets struct {
+	brk, cont *ir.Block // cont is nil for switch
+}
+
+// local is a function-scope variable: in a register or in a stack slot.
+type local struct {
+	reg  ir.Reg
+	slot *ir.Slot
+	typ  cc.Type
+}
+
+// fact says a register's 64 bits are the zero (zext) or sign (sext)
+// extension of its low N bits.
+type fact struct {
+	zext, sext int
+}
+
+// lowerFuncs lowers the programs and global functions, then every static
+// function they reach. Unused static functions (header inlines with x86 asm,
+// say) are never lowered or emitted, as with clang.
+func (l *lowerer) lowerFuncs() {
+	done := map[*funcInfo]bool{}
+	var queue []*funcInfo
+	for _, fi := range l.order {
+		if fi.f.Section != "" || !fi.f.Static {
+			queue = append(queue, fi)
+			done[fi] = true
+		}
+	}
+	for len(queue) > 0 {
+		fi := queue[0]
+		queue = queue[1:]
+		l.lowerFunc(fi)
+		for _, callee := range sortedKeys(fi.calls) {
+			if c := l.funcs[callee]; c != nil && !done[c] {
+				done[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+	for _, fi := range l.order {
+		if done[fi] {
+			l.m.Funcs = append(l.m.Funcs, fi.f)
+		}
+	}
+}
+
+func (l *lowerer) lowerFunc(fi *funcInfo) {
+	ft := fi.decl.Type().(*cc.FunctionType)
+	fl := &fnLowerer{
+		l: l, fi: fi, f: fi.f,
+		vars:   map[*cc.Declarator]*local{},
+		labels: map[string]*ir.Block{},
+		cases:  map[*cc.LabeledStatement]*ir.Block{},
+		ret:    ft.Result(),
+		facts:  map[ir.Reg]fact{},
+	}
+	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static)
+	fl.b = fl.f.NewBlock()
+	fl.pos = l.pos(fi.decl)
+	// Parameters arrive in registers; aggregates were rejected earlier.
+	for _, p := range ft.Parameters() {
+		r := fl.f.NewReg()
+		fl.f.Params = append(fl.f.Params, r)
+		d := p.Declarator
+		if d == nil || d.Name() == "" {
+			continue
+		}
+		lv := fl.declareLocal(d, p.Type())
+		fl.storeVar(lv, value{op: ir.R(r), t: p.Type()})
+	}
+	fl.compound(fi.def.CompoundStatement)
+	if fl.b != nil {
+		// Falling off the end: main-like implicit return 0 for non-void.
+		fl.emitRet(ir.Imm(0))
+	}
+	fl.removeUnreachable()
+}
+
+// declareLocal creates storage for a local variable.
+func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
+	lv := &local{typ: t}
+	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() {
+		lv.reg = fl.f.NewReg()
+	} else {
+		size := typeSize(t)
+		if size == 0 {
+			size = 1
+		}
+		lv.slot = fl.f.NewSlot(d.Name(), int(size), align(t))
+	}
+	fl.vars[d] = lv
+	return lv
+}
+
+// emit appends an instruction to the current block.
+func (fl *fnLowerer) emit(in *ir.Instr) *ir.Instr {
+	if fl.b == nil {
+		// Unreachable code still gets lowered (for diagnostics) into a
+		// detached block.
+		fl.b = fl.f.NewBlock()
+	}
+	if in.Pos == (ir.Pos{}) {
+		in.Pos = fl.pos
+	}
+	fl.b.Instrs = append(fl.b.Instrs, in)
+	return in
+}
+
+func (fl *fnLowerer) emitRet(a ir.Operand) {
+	fl.emit(&ir.Instr{Op: ir.OpRet, A: a})
+	fl.b = nil
+}
+
+func (fl *fnLowerer) jump(to *ir.Block) {
+	if fl.b != nil {
+		fl.emit(&ir.Instr{Op: ir.OpJump, Then: to})
+	}
+	fl.b = nil
+}
+
+// startBlock makes b current, falling through from the current block.
+func (fl *fnLowerer) startBlock(b *ir.Block) {
+	fl.jump(b)
+	fl.b = b
+}
+
+// branch emits a conditional branch and leaves no current block.
+func (fl *fnLowerer) branch(cond ir.Cond, a, b ir.Operand, w32 bool, then, els *ir.Block) {
+	fl.emit(&ir.Instr{Op: ir.OpBranch, Cond: cond, A: a, B: b, W32: w32, Then: then, Else: els})
+	fl.b = nil
+}
+
+// removeUnreachable drops blocks no path from the entry reaches and
+// renumbers the rest.
+func (fl *fnLowerer) removeUnreachable() {
+	seen := map[*ir.Block]bool{}
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		if b == nil || seen[b] {
+			return
+		}
+		seen[b] = true
+		for _, s := range b.Succs() {
+			walk(s)
+		}
+	}
+	walk(fl.f.Blocks[0])
+	var keep []*ir.Block
+	for _, b := range fl.f.Blocks {
+		if seen[b] {
+			if b.Term() == nil {
+				// A reachable block without terminator: a jump into a
+				// label at the end of a void function, etc.
+				b.Instrs = append(b.Instrs, &ir.Instr{Op: ir.OpRet, A: ir.Imm(0), Pos: fl.pos})
+			}
+			b.ID = len(keep)
+			keep = append(keep, b)
+		}
+	}
+	fl.f.Blocks = keep
+}
+
+func (fl *fnLowerer) setPos(n cc.Node) {
+	if n != nil {
+		if p := fl.l.pos(n); p.Line > 0 {
+			fl.pos = p
+		}
+	}
+}

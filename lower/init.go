@@ -1,0 +1,175 @@
+package lower
+
+import (
+	"sort"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// initLocal initialises a local from its initializer.
+func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
+	if ini.Case == cc.InitializerInitList {
+		if !isAggregate(lv.typ) {
+			// Scalar initialised with braces: int x = {5};
+			if l := ini.InitializerList; l != nil && l.Initializer != nil && l.Initializer.Case == cc.InitializerExpr {
+				fl.storeVar(lv, fl.rvalue(l.Initializer.AssignmentExpression))
+			} else {
+				fl.storeVar(lv, value{op: ir.Imm(0), t: lv.typ})
+			}
+			return
+		}
+		fl.initLocalList(lv, ini.InitializerList)
+		return
+	}
+	e := ini.AssignmentExpression
+	if lv.typ.Kind() == cc.Array {
+		if s, ok := e.Value().(cc.StringValue); ok {
+			fl.initString(lv, []byte(s))
+			return
+		}
+		// char a[] = ("str")
+		fl.l.errorf(e, "unsupported array initializer")
+		return
+	}
+	fl.storeVar(lv, fl.rvalue(e))
+}
+
+// initString copies a string literal into a char array, zero-padding.
+func (fl *fnLowerer) initString(lv *local, s []byte) {
+	size := typeSize(lv.typ)
+	buf := make([]byte, size)
+	copy(buf, s)
+	fl.storeBytes(lvalue{t: lv.typ, slot: lv.slot}, 0, buf, align(lv.typ))
+}
+
+// storeBytes stores constant bytes at dst+off with immediate stores.
+func (fl *fnLowerer) storeBytes(dst lvalue, off int64, buf []byte, al int) {
+	db, doff := fl.memBase(dst)
+	n := int64(len(buf))
+	for done := int64(0); done < n; {
+		w := chunk(n-done, min(al, alignAt(off+done)))
+		var v uint64
+		for i := w - 1; i >= 0; i-- {
+			v = v<<8 | uint64(buf[done+i])
+		}
+		var op ir.Operand
+		switch w {
+		case 8:
+			if int64(v) >= -1<<31 && int64(v) <= 1<<31-1 {
+				op = ir.Imm(int64(v))
+			} else {
+				op = ir.R(fl.toReg(value{op: ir.Imm(int64(v))}))
+			}
+		case 4:
+			op = ir.Imm(int64(int32(uint32(v))))
+		default:
+			op = ir.Imm(int64(v))
+		}
+		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(db), B: op, Off: doff + off + done, Size: int(w), Space: dst.memSpace()})
+		done += w
+	}
+}
+
+// alignAt is the largest power-of-two alignment (≤ 8) of offset off.
+func alignAt(off int64) int {
+	for _, a := range []int{8, 4, 2} {
+		if off%int64(a) == 0 {
+			return a
+		}
+	}
+	return 1
+}
+
+type leafInit struct {
+	off   int64
+	t     cc.Type
+	field *cc.Field
+	e     cc.ExpressionNode
+	n     int64 // [lo ... hi] repeat count
+	ini   *cc.Initializer
+}
+
+// leaves flattens an initializer list into the scalar (or string/struct
+// expression) initializers it contains, with absolute offsets.
+func leaves(l *cc.InitializerList, out []leafInit) []leafInit {
+	for ; l != nil; l = l.InitializerList {
+		in := l.Initializer
+		if in == nil {
+			continue
+		}
+		if in.Case == cc.InitializerInitList {
+			out = leaves(in.InitializerList, out)
+			continue
+		}
+		out = append(out, leafInit{off: in.Offset(), t: in.Type(), field: in.Field(), e: in.AssignmentExpression, n: in.Len(), ini: in})
+	}
+	return out
+}
+
+// initLocalList zero-fills an aggregate and stores each initializer.
+func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
+	size := typeSize(lv.typ)
+	dst := lvalue{t: lv.typ, slot: lv.slot}
+	ls := leaves(list, nil)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].ini.Order() < ls[j].ini.Order() })
+	covered := map[int64]bool{}
+	allConst := true
+	for _, x := range ls {
+		if _, ok := constValue(x.e); !ok || x.field != nil && x.field.IsBitfield() || isAggregate(x.t) {
+			allConst = false
+		}
+	}
+	if allConst {
+		// Build the image at compile time; store it in wide chunks.
+		buf := make([]byte, size)
+		for _, x := range ls {
+			c, _ := constValue(x.e)
+			esz := int64(scalarSize(x.t))
+			for k := int64(0); k < x.n; k++ {
+				putInt(buf, x.off+k*esz, esz, c)
+			}
+		}
+		fl.storeBytes(dst, 0, buf, align(lv.typ))
+		return
+	}
+	fl.memset(dst, 0, size, align(lv.typ))
+	for _, x := range ls {
+		esz := typeSize(x.t)
+		for k := int64(0); k < x.n; k++ {
+			elem := lvalue{t: x.t, slot: lv.slot, off: x.off + k*esz, field: x.field}
+			if s, ok := x.e.Value().(cc.StringValue); ok && x.t.Kind() == cc.Array {
+				buf := make([]byte, typeSize(x.t))
+				copy(buf, s)
+				fl.storeBytes(elem, 0, buf, 1)
+				continue
+			}
+			v := fl.rvalue(x.e)
+			if !isAggregate(x.t) {
+				v = fl.convert(v, x.t)
+			}
+			fl.store(elem, v)
+			covered[x.off] = true
+		}
+	}
+}
+
+// putInt writes the low size bytes of v little-endian at off.
+func putInt(buf []byte, off, size int64, v int64) {
+	for i := int64(0); i < size && off+i < int64(len(buf)); i++ {
+		if off+i >= 0 {
+			buf[off+i] = byte(v >> (8 * i))
+		}
+	}
+}
+
+func (fl *fnLowerer) longType(t cc.Type) cc.Type {
+	if isSigned(t) || !cc.IsIntegerType(t) {
+		return fl.l.u.AST.Long
+	}
+	return fl.l.u.AST.ULong
+}
+
+// boolType is the type of a materialised truth value (C's int).
+func (fl *fnLowerer) boolType(cc.Type) cc.Type { return fl.l.u.AST.Int }

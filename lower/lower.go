@@ -1,0 +1,348 @@
+// Package lower turns a type-checked C translation unit into bpfcc's IR. It
+// applies C's semantics (promotions, conversions, extension, truncation),
+// decides register versus stack placement of locals, lays out global data and
+// map definitions, and diagnoses what BPF cannot express.
+package lower
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"modernc.org/cc/v4"
+	"modernc.org/token"
+
+	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/frontend"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// Options configure lowering.
+type Options struct {
+	OptLevel int
+	CPU      int
+}
+
+// Lower builds the IR module of u. Warnings are returned beside the module.
+func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, err error) {
+	l := &lowerer{
+		u:       u,
+		opts:    opts,
+		m:       &ir.Module{File: u.File},
+		globals: map[*cc.Declarator]*global{},
+		funcs:   map[string]*funcInfo{},
+		helpers: map[*cc.Declarator]int64{},
+		strs:    map[string]string{},
+		btf:     newBTFConv(),
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if b, ok := r.(bailout); ok {
+				m, err = nil, b.l
+				return
+			}
+			panic(r)
+		}
+	}()
+	l.collect()
+	l.lowerFuncs()
+	l.checkRecursion()
+	l.finish()
+	if l.diags.HasErrors() {
+		return nil, l.diags.Warnings(), l.diags.Errors()
+	}
+	return l.m, l.diags.Warnings(), nil
+}
+
+// bailout stops lowering when too many errors have been reported.
+type bailout struct{ l diag.List }
+
+type lowerer struct {
+	u     *frontend.Unit
+	opts  Options
+	m     *ir.Module
+	diags diag.List
+
+	globals map[*cc.Declarator]*global
+	funcs   map[string]*funcInfo
+	order   []*funcInfo
+	helpers map[*cc.Declarator]int64
+	strs    map[string]string
+	nstr    int
+	btf     *btfConv
+	// usedGPL lists GPL-only helpers called, for the license check.
+	usedGPL []gplUse
+}
+
+type gplUse struct {
+	name string
+	pos  token.Position
+}
+
+// global is a file-scope (or static local) object.
+type global struct {
+	name  string
+	typ   cc.Type
+	isMap bool
+	g     *ir.Global
+}
+
+// funcInfo is a function defined in the unit.
+type funcInfo struct {
+	name  string
+	def   *cc.FunctionDefinition
+	decl  *cc.Declarator
+	f     *ir.Func
+	calls map[string]token.Position
+}
+
+func (l *lowerer) pos(n cc.Node) ir.Pos {
+	if n == nil {
+		return ir.Pos{}
+	}
+	p := n.Position()
+	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+func (l *lowerer) errorf(n cc.Node, format string, args ...any) {
+	d := diag.Diagnostic{Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		p := n.Position()
+		d.File, d.Line, d.Col = p.Filename, p.Line, p.Column
+	}
+	if d.File == "" {
+		d.File = l.u.File
+	}
+	l.diags = append(l.diags, d)
+	if len(l.diags.Errors()) >= diag.MaxErrors {
+		panic(bailout{l.diags})
+	}
+}
+
+func (l *lowerer) warnf(n cc.Node, format string, args ...any) {
+	d := diag.Diagnostic{Severity: diag.Warning, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		p := n.Position()
+		d.File, d.Line, d.Col = p.Filename, p.Line, p.Column
+	}
+	l.diags = append(l.diags, d)
+}
+
+// collect walks the file scope: functions, helpers, maps, globals, license.
+func (l *lowerer) collect() {
+	for n := l.u.AST.TranslationUnit; n != nil; n = n.TranslationUnit {
+		ed := n.ExternalDeclaration
+		if ed == nil {
+			continue
+		}
+		switch ed.Case {
+		case cc.ExternalDeclarationFuncDef:
+			l.collectFunc(ed.FunctionDefinition)
+		case cc.ExternalDeclarationDecl:
+			l.collectDecl(ed.Declaration, nil)
+		case cc.ExternalDeclarationAsmStmt:
+			l.errorf(ed, "file-scope inline asm is not supported")
+		}
+	}
+}
+
+func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
+	d := fd.Declarator
+	name := d.Name()
+	ft, ok := d.Type().(*cc.FunctionType)
+	if !ok {
+		return
+	}
+	if ft.IsVariadic() {
+		l.errorf(d, "variadic function %q: BPF functions take a fixed number of arguments", name)
+	}
+	if n := len(ft.Parameters()); n > 5 {
+		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
+	}
+	if isAggregate(ft.Result()) {
+		l.errorf(d, "function %q returns a %s by value; BPF functions return scalars only", name, ft.Result())
+	}
+	for _, p := range ft.Parameters() {
+		if isAggregate(p.Type()) {
+			l.errorf(p, "parameter %q of %q is a %s passed by value; pass a pointer instead", p.Name(), name, p.Type())
+		}
+		if isFloat(p.Type()) {
+			l.errorf(p, "floating point is not supported in BPF programs")
+		}
+	}
+	if _, dup := l.funcs[name]; dup {
+		return
+	}
+	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}}
+	f := &ir.Func{Name: name, Pos: l.pos(d), Static: d.Linkage() != cc.External || d.IsStatic()}
+	f.Returns = ft.Result().Kind() != cc.Void
+	attrs := d.Type().Attributes()
+	// A static always-inline function is never a program: libbpf's
+	// BPF_KPROBE-style macros give the inner function the program's type
+	// through typeof(), section attribute included.
+	if sec := sectionOf(attrs, nil); sec != "" && !(f.Static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())) {
+		f.Section = sec
+		if !knownSection(sec) {
+			l.errorf(d, "unknown program section %q for %q; libbpf would not know the program type (e.g. \"xdp\", \"tc\", \"socket\", \"kprobe/FUNC\", \"uprobe/BIN:FUNC\", \"tracepoint/CAT/NAME\")", sec, name)
+		}
+	}
+	if attrs.AlwaysInline() || hasAttr(attrs, "always_inline") {
+		f.Inline = true
+	}
+	if hasAttr(attrs, "noinline") {
+		f.NoInline = true
+	}
+	fi.f = f
+	l.funcs[name] = fi
+	l.order = append(l.order, fi)
+}
+
+// collectDecl handles a declaration at file scope (fn == nil) or a static
+// local inside fn.
+func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
+	if decl.Case != cc.DeclarationDecl {
+		return
+	}
+	for list := decl.InitDeclaratorList; list != nil; list = list.InitDeclaratorList {
+		id := list.InitDeclarator
+		d := id.Declarator
+		if d == nil || d.IsTypename() {
+			continue
+		}
+		t := d.Type()
+		if t.Kind() == cc.Function {
+			continue // a prototype
+		}
+		if hid, ok := helperID(d, id); ok {
+			l.helpers[d] = hid
+			continue
+		}
+		if d.IsExtern() && id.Initializer == nil {
+			if fn == nil {
+				l.externVar(d, id)
+			}
+			continue
+		}
+		if isFloat(t) || (t.Kind() == cc.Array && isFloat(elemType(t))) {
+			l.errorf(d, "floating point is not supported in BPF programs")
+			continue
+		}
+		sec := sectionOf(d.Type().Attributes(), id.AttributeSpecifierList)
+		name := d.Name()
+		static := d.Linkage() != cc.External
+		if fn != nil {
+			name = fn.fi.name + "." + name
+			static = true
+		}
+		switch {
+		case sec == ".maps":
+			l.btfMap(d, name, static)
+		case sec == "maps":
+			l.legacyMap(d, id, name, static)
+		case name == "_license" || sec == "license":
+			l.license(d, id)
+		case sec == "version":
+			l.version(d, id)
+		case sec == "config":
+			// Probe bindings: read by the DWARF binder, not emitted.
+			l.m.Config = append(l.m.Config, ir.Config{Text: l.stringInit(d, id), Pos: l.pos(d)})
+		default:
+			l.dataVar(d, id, name, static, sec)
+		}
+	}
+}
+
+func (l *lowerer) externVar(d *cc.Declarator, id *cc.InitDeclarator) {
+	attrs := d.Type().Attributes()
+	sec := sectionOf(attrs, id.AttributeSpecifierList)
+	if sec == ".kconfig" || sec == ".ksyms" {
+		l.errorf(d, "extern %s variables (%q) are not supported yet", sec, d.Name())
+	}
+}
+
+// finish orders module contents deterministically and runs module checks.
+func (l *lowerer) finish() {
+	if len(l.usedGPL) > 0 && !gplCompatible(l.m.License) {
+		u := l.usedGPL[0]
+		lic := l.m.License
+		if lic == "" {
+			lic = "none"
+		}
+		d := diag.Diagnostic{File: u.pos.Filename, Line: u.pos.Line, Col: u.pos.Column,
+			Msg: fmt.Sprintf("helper %s is GPL-only but the program's license is %q; add char LICENSE[] SEC(\"license\") = \"GPL\";", u.name, lic)}
+		l.diags = append(l.diags, d)
+	}
+	sort.SliceStable(l.m.Maps, func(i, j int) bool { return false })
+}
+
+// sectionOf returns the section attribute of a function type's attributes or
+// a variable's attribute list.
+func sectionOf(a *cc.Attributes, list *cc.AttributeSpecifierList) string {
+	if v := attrString(a, "section"); v != "" {
+		return v
+	}
+	for ; list != nil; list = list.AttributeSpecifierList {
+		if s := attrListString(list.AttributeSpecifier, "section"); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func attrString(a *cc.Attributes, name string) string {
+	if a == nil {
+		return ""
+	}
+	for _, n := range []string{name, "__" + name + "__"} {
+		for _, v := range a.AttrValue(n) {
+			if s, ok := v.(cc.StringValue); ok {
+				return strings.TrimRight(string(s), "\x00")
+			}
+		}
+	}
+	return ""
+}
+
+func attrListString(as *cc.AttributeSpecifier, name string) string {
+	if as == nil {
+		return ""
+	}
+	for vl := as.AttributeValueList; vl != nil; vl = vl.AttributeValueList {
+		av := vl.AttributeValue
+		if av == nil {
+			continue
+		}
+		n := strings.Trim(av.Token.SrcStr(), "_")
+		if n != name || av.ArgumentExpressionList == nil {
+			continue
+		}
+		if v, ok := av.ArgumentExpressionList.AssignmentExpression.Value().(cc.StringValue); ok {
+			return strings.TrimRight(string(v), "\x00")
+		}
+	}
+	return ""
+}
+
+func hasAttr(a *cc.Attributes, name string) bool {
+	return a != nil && (a.IsAttrSet(name) || a.IsAttrSet("__"+name+"__"))
+}
+
+// helperID recognises libbpf's helper declarations:
+// static long (*name)(...) = (void *) ID;
+func helperID(d *cc.Declarator, id *cc.InitDeclarator) (int64, bool) {
+	t := d.Type()
+	if t.Kind() != cc.Ptr || elemType(t).Kind() != cc.Function || id.Initializer == nil {
+		return 0, false
+	}
+	ini := id.Initializer
+	if ini.Case != cc.InitializerExpr || ini.AssignmentExpression == nil {
+		return 0, false
+	}
+	switch v := ini.AssignmentExpression.Value().(type) {
+	case cc.Int64Value:
+		return int64(v), true
+	case cc.UInt64Value:
+		return int64(v), true
+	}
+	return 0, false
+}

@@ -1,0 +1,212 @@
+package lower
+
+import (
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// lvalueOf evaluates e as an object designator.
+func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
+	t := e.Type()
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		switch x.Case {
+		case cc.PrimaryExpressionIdent:
+			return fl.identLvalue(x)
+		case cc.PrimaryExpressionExpr:
+			return fl.lvalueOf(x.ExpressionList)
+		case cc.PrimaryExpressionString:
+			name := fl.l.stringLiteral(x)
+			return lvalue{t: t, sym: name}
+		}
+	case *cc.ExpressionList:
+		if x.ExpressionList == nil {
+			return fl.lvalueOf(x.AssignmentExpression)
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
+			return fl.lvalueOf(x.PrimaryExpression)
+		case cc.PostfixExpressionIndex:
+			return fl.index(x)
+		case cc.PostfixExpressionSelect:
+			lv := fl.lvalueOf(x.PostfixExpression)
+			if lv.reg != nil {
+				fl.l.errorf(x, "internal: member of a register value")
+				return lv
+			}
+			f := x.Field()
+			lv.off += fieldOffset(f)
+			lv.t, lv.field = t, f
+			return lv
+		case cc.PostfixExpressionPSelect:
+			p := fl.rvalue(x.PostfixExpression)
+			f := x.Field()
+			return lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
+		case cc.PostfixExpressionComplit:
+			return fl.compoundLiteral(x)
+		case cc.PostfixExpressionCall:
+			// A call returning a pointer-free aggregate is rejected elsewhere.
+			v := fl.rvalue(x)
+			return lvalue{t: t, base: fl.toReg(v)}
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionPostfix:
+			return fl.lvalueOf(x.PostfixExpression)
+		case cc.UnaryExpressionDeref:
+			p := fl.rvalue(x.CastExpression)
+			if p.op.IsImm {
+				fl.l.warnf(x, "dereferencing a constant address")
+			}
+			return lvalue{t: t, base: fl.toReg(p)}
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return fl.lvalueOf(x.UnaryExpression)
+		}
+	}
+	// Not an lvalue: evaluate into a temporary slot (e.g. a struct-valued
+	// conditional expression).
+	v := fl.rvalue(e)
+	if isAggregate(t) {
+		return lvalue{t: t, base: fl.toReg(v)}
+	}
+	fl.l.errorf(e, "expression is not assignable")
+	s := fl.f.NewSlot("tmp", scalarSize(t), scalarSize(t))
+	return lvalue{t: t, slot: s}
+}
+
+// fieldOffset is f's byte offset from the start of the outermost object
+// the member access starts at (anonymous members add their parent's offset).
+func fieldOffset(f *cc.Field) int64 {
+	if f == nil {
+		return 0
+	}
+	// cc reports members of anonymous structs relative to the outer type.
+	return f.Offset()
+}
+
+func (fl *fnLowerer) identLvalue(x *cc.PrimaryExpression) lvalue {
+	t := x.Type()
+	switch d := x.ResolvedTo().(type) {
+	case *cc.Declarator:
+		if lv, ok := fl.vars[d]; ok {
+			return fl.lvalueOfLocal(lv)
+		}
+		if g, ok := fl.l.globals[d]; ok {
+			return lvalue{t: t, sym: g.name, isMap: g.isMap}
+		}
+		if d.Name() == "__func__" {
+			return lvalue{t: t, sym: fl.l.internString(fl.fi.name)}
+		}
+		if _, ok := fl.l.helpers[d]; ok {
+			fl.l.errorf(x, "BPF helper %q can only be called", d.Name())
+			return fl.dummy(t)
+		}
+		if d.IsExtern() {
+			fl.l.errorf(x, "extern variable %q is not defined in this file; BPF objects cannot reference external data", d.Name())
+			return fl.dummy(t)
+		}
+		fl.l.errorf(x, "%q cannot be used here", d.Name())
+	case *cc.Parameter:
+		if d.Declarator != nil {
+			if lv, ok := fl.vars[d.Declarator]; ok {
+				return fl.lvalueOfLocal(lv)
+			}
+		}
+		fl.l.errorf(x, "unknown parameter %q", x.Token.SrcStr())
+	default:
+		fl.l.errorf(x, "undeclared identifier %q", x.Token.SrcStr())
+	}
+	return fl.dummy(t)
+}
+
+func (fl *fnLowerer) dummy(t cc.Type) lvalue {
+	size := 8
+	if s := typeSize(t); s > 0 {
+		size = int(s)
+	}
+	return lvalue{t: t, slot: fl.f.NewSlot("error", size, 8)}
+}
+
+// index lowers a[i] (and i[a]).
+func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
+	t := x.Type()
+	a, i := x.PostfixExpression, x.ExpressionList
+	if !isPtr(a.Type()) && a.Type().Kind() != cc.Array {
+		a, i = i, a
+	}
+	esz := elemSize(a.Type())
+	if a.Type().Kind() == cc.Array {
+		lv := fl.lvalueOf(a)
+		if c, ok := constValue(i); ok && lv.reg == nil {
+			lv.off += c * esz
+			lv.t, lv.field = t, nil
+			return lv
+		}
+		base := fl.addr(lv)
+		return lvalue{t: t, base: fl.offsetPtr(base, i, esz, false), space: lv.memSpace()}
+	}
+	p := fl.rvalue(a)
+	if c, ok := constValue(i); ok {
+		return lvalue{t: t, base: fl.toReg(p), off: c * esz}
+	}
+	return lvalue{t: t, base: fl.offsetPtr(fl.toReg(p), i, esz, false)}
+}
+
+// offsetPtr computes base ± i*size in 64-bit arithmetic.
+func (fl *fnLowerer) offsetPtr(base ir.Reg, i cc.ExpressionNode, size int64, neg bool) ir.Reg {
+	iv := fl.convert(fl.rvalue(i), fl.longType(i.Type()))
+	return fl.offsetPtrValue(base, iv, size, neg)
+}
+
+func (fl *fnLowerer) offsetPtrValue(base ir.Reg, iv value, size int64, neg bool) ir.Reg {
+	var scaled ir.Operand
+	if iv.op.IsImm {
+		scaled = ir.Imm(iv.op.Imm * size)
+	} else {
+		scaled = iv.op
+		if size != 1 {
+			r := fl.tmp()
+			if sh := log2(size); sh >= 0 {
+				fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Lsh, Dst: r, A: iv.op, B: ir.Imm(int64(sh))})
+			} else {
+				fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Mul, Dst: r, A: iv.op, B: ir.Imm(size)})
+			}
+			scaled = ir.R(r)
+		}
+	}
+	r := fl.tmp()
+	op := ir.Add
+	if neg {
+		op = ir.Sub
+	}
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: op, Dst: r, A: ir.R(base), B: scaled})
+	return r
+}
+
+func log2(v int64) int {
+	if v <= 0 || v&(v-1) != 0 {
+		return -1
+	}
+	n := 0
+	for v > 1 {
+		v >>= 1
+		n++
+	}
+	return n
+}
+
+// compoundLiteral materialises (T){...} in a stack slot.
+func (fl *fnLowerer) compoundLiteral(x *cc.PostfixExpression) lvalue {
+	t := x.TypeName.Type()
+	size := typeSize(t)
+	if size == 0 {
+		size = 1
+	}
+	lv := &local{typ: t, slot: fl.f.NewSlot("complit", int(size), align(t))}
+	fl.initLocalList(lv, x.InitializerList)
+	return lvalue{t: t, slot: lv.slot}
+}

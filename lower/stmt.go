@@ -1,0 +1,330 @@
+package lower
+
+import (
+	"sort"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
+	if cs == nil {
+		return
+	}
+	for list := cs.BlockItemList; list != nil; list = list.BlockItemList {
+		bi := list.BlockItem
+		if bi == nil {
+			continue
+		}
+		switch bi.Case {
+		case cc.BlockItemDecl:
+			fl.localDecl(bi.Declaration)
+		case cc.BlockItemStmt:
+			fl.stmt(bi.Statement)
+		case cc.BlockItemFuncDef:
+			fl.l.errorf(bi.Declarator, "nested functions are not supported")
+		case cc.BlockItemLabel:
+			// __label__ declarations: nothing to do.
+		}
+	}
+}
+
+func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
+	if decl == nil || decl.Case != cc.DeclarationDecl {
+		return
+	}
+	for list := decl.InitDeclaratorList; list != nil; list = list.InitDeclaratorList {
+		id := list.InitDeclarator
+		d := id.Declarator
+		if d == nil || d.IsTypename() || d.Type().Kind() == cc.Function || d.IsSynthetic() || d.Name() == "__func__" {
+			continue
+		}
+		fl.setPos(d)
+		if d.IsStatic() || d.IsExtern() {
+			fl.l.collectDecl(&cc.Declaration{Case: cc.DeclarationDecl, InitDeclaratorList: &cc.InitDeclaratorList{InitDeclarator: id}}, fl)
+			continue
+		}
+		t := d.Type()
+		if at, ok := t.(*cc.ArrayType); ok && at.IsVLA() {
+			fl.l.errorf(d, "variable-length array %q: BPF stack objects need a size known at compile time", d.Name())
+			continue
+		}
+		if isFloat(t) || (t.Kind() == cc.Array && isFloat(elemType(t))) {
+			fl.l.errorf(d, "floating point is not supported in BPF programs")
+			continue
+		}
+		if _, ok := helperID(d, id); ok {
+			fl.l.helpers[d] = 0
+			continue
+		}
+		lv := fl.declareLocal(d, t)
+		if id.Initializer != nil {
+			fl.initLocal(lv, id.Initializer)
+		}
+	}
+}
+
+func (fl *fnLowerer) stmt(s *cc.Statement) {
+	if s == nil {
+		return
+	}
+	switch s.Case {
+	case cc.StatementLabeled:
+		fl.labeled(s.LabeledStatement)
+	case cc.StatementCompound:
+		fl.compound(s.CompoundStatement)
+	case cc.StatementExpr:
+		if s.ExpressionStatement.ExpressionList != nil {
+			fl.setPos(s.ExpressionStatement.ExpressionList)
+			fl.exprVoid(s.ExpressionStatement.ExpressionList)
+		}
+	case cc.StatementSelection:
+		fl.selection(s.SelectionStatement)
+	case cc.StatementIteration:
+		fl.iteration(s.IterationStatement)
+	case cc.StatementJump:
+		fl.jumpStmt(s.JumpStatement)
+	case cc.StatementAsm:
+		fl.asmStmt(s.AsmStatement)
+	}
+}
+
+// asmStmt accepts only empty asm (compiler barriers such as libbpf's
+// barrier()); bpfcc has no BPF assembler for inline asm.
+func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
+	if a == nil || a.Asm == nil {
+		return
+	}
+	text := strings.Trim(a.Asm.Token3.SrcStr(), "\"")
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	fl.l.errorf(a, "inline asm %q is not supported: bpfcc cannot assemble BPF inline asm", text)
+}
+
+func (fl *fnLowerer) labelBlock(name string) *ir.Block {
+	b, ok := fl.labels[name]
+	if !ok {
+		b = fl.f.NewBlock()
+		fl.labels[name] = b
+	}
+	return b
+}
+
+func (fl *fnLowerer) labeled(ls *cc.LabeledStatement) {
+	switch ls.Case {
+	case cc.LabeledStatementLabel:
+		fl.startBlock(fl.labelBlock(ls.Token.SrcStr()))
+	case cc.LabeledStatementCaseLabel, cc.LabeledStatementDefault, cc.LabeledStatementRange:
+		b := fl.cases[ls]
+		if b == nil {
+			fl.l.errorf(ls, "case label outside a switch")
+			b = fl.f.NewBlock()
+		}
+		fl.startBlock(b)
+	}
+	fl.stmt(ls.Statement)
+}
+
+func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
+	fl.setPos(js)
+	switch js.Case {
+	case cc.JumpStatementGoto:
+		fl.jump(fl.labelBlock(js.Token2.SrcStr()))
+	case cc.JumpStatementGotoExpr:
+		fl.l.errorf(js, "computed goto is not supported in BPF")
+	case cc.JumpStatementContinue:
+		for i := len(fl.loops) - 1; i >= 0; i-- {
+			if fl.loops[i].cont != nil {
+				fl.jump(fl.loops[i].cont)
+				return
+			}
+		}
+		fl.l.errorf(js, "continue outside a loop")
+	case cc.JumpStatementBreak:
+		if len(fl.loops) == 0 {
+			fl.l.errorf(js, "break outside a loop or switch")
+			return
+		}
+		fl.jump(fl.loops[len(fl.loops)-1].brk)
+	case cc.JumpStatementReturn:
+		if js.ExpressionList == nil {
+			fl.emitRet(ir.Imm(0))
+			return
+		}
+		if fl.ret.Kind() == cc.Void {
+			fl.exprVoid(js.ExpressionList)
+			fl.emitRet(ir.Imm(0))
+			return
+		}
+		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
+		fl.emitRet(v.op)
+	}
+}
+
+func (fl *fnLowerer) selection(ss *cc.SelectionStatement) {
+	fl.setPos(ss)
+	switch ss.Case {
+	case cc.SelectionStatementIf, cc.SelectionStatementIfElse:
+		then, join := fl.f.NewBlock(), fl.f.NewBlock()
+		els := join
+		if ss.Case == cc.SelectionStatementIfElse {
+			els = fl.f.NewBlock()
+		}
+		fl.cond(ss.ExpressionList, then, els)
+		fl.b = then
+		fl.stmt(ss.Statement)
+		fl.jump(join)
+		if ss.Case == cc.SelectionStatementIfElse {
+			fl.b = els
+			fl.stmt(ss.Statement2)
+			fl.jump(join)
+		}
+		fl.b = join
+	case cc.SelectionStatementSwitch:
+		fl.switchStmt(ss)
+	}
+}
+
+type caseVal struct {
+	lo, hi int64
+	b      *ir.Block
+}
+
+func (fl *fnLowerer) switchStmt(ss *cc.SelectionStatement) {
+	ct := cc.IntegerPromotion(ss.ExpressionList.Type())
+	v := fl.convert(fl.rvalue(ss.ExpressionList), ct)
+	x := fl.toReg(v)
+	brk := fl.f.NewBlock()
+	def := brk
+	var cases []caseVal
+	for _, ls := range ss.LabeledStatements() {
+		if ls.Switch() != ss {
+			continue
+		}
+		b := fl.f.NewBlock()
+		fl.cases[ls] = b
+		switch ls.Case {
+		case cc.LabeledStatementDefault:
+			def = b
+		case cc.LabeledStatementCaseLabel:
+			c := truncate(fl.constInt(ls.ConstantExpression), ct)
+			cases = append(cases, caseVal{c, c, b})
+		case cc.LabeledStatementRange:
+			lo := truncate(fl.constInt(ls.ConstantExpression), ct)
+			hi := truncate(fl.constInt(ls.ConstantExpression2), ct)
+			cases = append(cases, caseVal{lo, hi, b})
+		}
+	}
+	w32 := scalarSize(ct) <= 4
+	signed := isSigned(ct)
+	sort.SliceStable(cases, func(i, j int) bool {
+		if signed {
+			return cases[i].lo < cases[j].lo
+		}
+		return uint64(cases[i].lo) < uint64(cases[j].lo)
+	})
+	fl.dispatch(x, cases, def, w32, signed)
+	fl.loops = append(fl.loops, loopTargets{brk: brk})
+	fl.b = nil
+	fl.stmt(ss.Statement)
+	fl.loops = fl.loops[:len(fl.loops)-1]
+	fl.jump(brk)
+	fl.b = brk
+}
+
+// dispatch emits a binary search over sorted cases (a compare chain for few).
+func (fl *fnLowerer) dispatch(x ir.Reg, cases []caseVal, def *ir.Block, w32, signed bool) {
+	lt, ge, gt := ir.Ult, ir.Uge, ir.Ugt
+	if signed {
+		lt, ge, gt = ir.Slt, ir.Sge, ir.Sgt
+	}
+	if len(cases) <= 4 {
+		for _, c := range cases {
+			next := fl.f.NewBlock()
+			if c.lo == c.hi {
+				fl.branch(ir.Eq, ir.R(x), ir.Imm(c.lo), w32, c.b, next)
+			} else {
+				mid := fl.f.NewBlock()
+				fl.branch(lt, ir.R(x), ir.Imm(c.lo), w32, next, mid)
+				fl.b = mid
+				fl.branch(gt, ir.R(x), ir.Imm(c.hi), w32, next, c.b)
+			}
+			fl.b = next
+		}
+		fl.jump(def)
+		return
+	}
+	half := len(cases) / 2
+	left, right := fl.f.NewBlock(), fl.f.NewBlock()
+	fl.branch(ge, ir.R(x), ir.Imm(cases[half].lo), w32, right, left)
+	fl.b = left
+	fl.dispatch(x, cases[:half], def, w32, signed)
+	fl.b = right
+	fl.dispatch(x, cases[half:], def, w32, signed)
+}
+
+func (fl *fnLowerer) iteration(is *cc.IterationStatement) {
+	fl.setPos(is)
+	head, body, cont, brk := fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock()
+	switch is.Case {
+	case cc.IterationStatementWhile:
+		fl.startBlock(head)
+		fl.cond(is.ExpressionList, body, brk)
+		fl.b = body
+		fl.loopBody(is.Statement, brk, cont)
+		fl.startBlock(cont)
+		fl.jump(head)
+	case cc.IterationStatementDo:
+		fl.startBlock(body)
+		fl.loopBody(is.Statement, brk, cont)
+		fl.startBlock(cont)
+		fl.cond(is.ExpressionList, body, brk)
+	case cc.IterationStatementFor, cc.IterationStatementForDecl:
+		// for (init; cond; post): with a declaration, cc's ExpressionList
+		// is the condition and ExpressionList2 the post expression.
+		cond, post := is.ExpressionList2, is.ExpressionList3
+		if is.Case == cc.IterationStatementForDecl {
+			fl.localDecl(is.Declaration)
+			cond, post = is.ExpressionList, is.ExpressionList2
+		} else if is.ExpressionList != nil {
+			fl.exprVoid(is.ExpressionList)
+		}
+		fl.startBlock(head)
+		if cond != nil {
+			fl.cond(cond, body, brk)
+		} else {
+			fl.jump(body)
+		}
+		fl.b = body
+		fl.loopBody(is.Statement, brk, cont)
+		fl.startBlock(cont)
+		if post != nil {
+			fl.exprVoid(post)
+		}
+		fl.jump(head)
+	}
+	fl.b = brk
+}
+
+func (fl *fnLowerer) loopBody(s *cc.Statement, brk, cont *ir.Block) {
+	fl.loops = append(fl.loops, loopTargets{brk: brk, cont: cont})
+	fl.stmt(s)
+	fl.loops = fl.loops[:len(fl.loops)-1]
+}
+
+func (fl *fnLowerer) constInt(e cc.ExpressionNode) int64 {
+	if e == nil {
+		return 0
+	}
+	switch v := e.Value().(type) {
+	case cc.Int64Value:
+		return int64(v)
+	case cc.UInt64Value:
+		return int64(v)
+	}
+	fl.l.errorf(e, "expression is not an integer constant")
+	return 0
+}

@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/cilium/ebpf/link"
+	"golang.org/x/sys/unix"
+)
+
+// Categories of failure. Every error Run returns wraps exactly one of them, so
+// the driver can pick an exit status with errors.Is.
+var (
+	// ErrLoad means the object could not be loaded into the kernel.
+	ErrLoad = errors.New("load failed")
+	// ErrAttach means a program could not be attached.
+	ErrAttach = errors.New("attach failed")
+	// ErrCommand means the traced command could not be started.
+	ErrCommand = errors.New("command failed")
+)
+
+// Causes that get a sentence telling the user what to do. They are wrapped
+// together with a category.
+var (
+	// ErrPermission: the kernel refused bpf() or perf_event_open().
+	ErrPermission = errors.New("permission denied")
+	// ErrNoKprobes: the kernel was built without CONFIG_KPROBES.
+	ErrNoKprobes = errors.New("kernel has no kprobe support")
+	// ErrNoBinary: the binary named by a uprobe does not exist.
+	ErrNoBinary = errors.New("binary not found")
+	// ErrNoSymbol: the function named by a uprobe is not in the binary.
+	ErrNoSymbol = errors.New("symbol not found")
+	// ErrMemlock: the locked-memory limit is too low.
+	ErrMemlock = errors.New("locked-memory limit too low")
+	// ErrNoTarget: a program's section names no attach point and none was given.
+	ErrNoTarget = errors.New("no attach point")
+	// ErrSection: a program's section name is not one the runtime can attach.
+	ErrSection = errors.New("unsupported section")
+	// ErrNoInterface: an XDP or TC program needs a network interface.
+	ErrNoInterface = errors.New("no network interface")
+	// ErrVerifier: the verifier rejected a program (see *VerifierReport).
+	ErrVerifier = errors.New("rejected by the verifier")
+)
+
+// hints holds one sentence per cause, in the order Hint checks them.
+var hints = []struct {
+	err  error
+	text string
+}{
+	{ErrNoKprobes, "this kernel was built without kprobes (CONFIG_KPROBES is not set): use a tracepoint (tp/CAT/NAME), a raw tracepoint (raw_tp/NAME) or a uprobe instead"},
+	{ErrPermission, "run as root, or give the binary CAP_BPF and CAP_PERFMON (plus CAP_NET_ADMIN for XDP/TC): sudo setcap cap_bpf,cap_perfmon,cap_net_admin+ep ./bpfcc"},
+	{ErrMemlock, "raise the locked-memory limit (ulimit -l unlimited) or run as root; kernels before 5.11 charge BPF maps to RLIMIT_MEMLOCK"},
+	{ErrNoBinary, "check the binary path in the probe (use an absolute path, or a name found in $PATH)"},
+	{ErrNoSymbol, "check the function name: it must be a function symbol of the binary (nm -D or nm BINARY lists them); stripped binaries need an address (BINARY:0xOFFSET)"},
+	{ErrNoTarget, "name the attach point in the section (SEC(\"uprobe//path/bin:func\")) or with --load PROBE"},
+	{ErrNoInterface, "give the network interface with --iface NAME"},
+	{ErrVerifier, "the report above shows the instruction the verifier refused and its source line"},
+}
+
+// Hint returns a sentence telling the user how to fix err, or "" when err has
+// no known cause.
+func Hint(err error) string {
+	for _, h := range hints {
+		if errors.Is(err, h.err) {
+			return h.text
+		}
+	}
+	return ""
+}
+
+// Describe renders err for a terminal: the error and, when known, a line
+// with what to do about it.
+func Describe(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	if h := Hint(err); h != "" {
+		s += "\nhint: " + h
+	}
+	return s
+}
+
+// classify wraps a kernel error with the cause a user can act on, when there
+// is one.
+func classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EPERM) && hasBPFCaps() && strings.Contains(err.Error(), "MEMLOCK"):
+		return fmt.Errorf("%w: %w", ErrMemlock, err)
+	case errors.Is(err, unix.EPERM):
+		return fmt.Errorf("%w: %w", ErrPermission, err)
+	case errors.Is(err, link.ErrNoSymbol):
+		return fmt.Errorf("%w: %w", ErrNoSymbol, err)
+	case errors.Is(err, os.ErrNotExist) && strings.Contains(err.Error(), "executable"):
+		return fmt.Errorf("%w: %w", ErrNoBinary, err)
+	}
+	return err
+}
+
+// hasBPFCaps reports whether this process holds CAP_BPF or CAP_SYS_ADMIN
+// in its effective set; without them EPERM means privileges, not memlock.
+func hasBPFCaps() bool {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return os.Geteuid() == 0
+	}
+	has := func(c uint) bool { return data[c/32].Effective&(1<<(c%32)) != 0 }
+	return has(unix.CAP_BPF) || has(unix.CAP_SYS_ADMIN)
+}

@@ -1,0 +1,184 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
+	"github.com/cilium/ebpf/perf"
+	"github.com/cilium/ebpf/ringbuf"
+)
+
+// perfBufferSize is the per-CPU perf ring size.
+const perfBufferSize = 64 << 10
+
+// EventTag is the prefix of a BTF decl tag on an output map that names the
+// type of its records: __attribute__((btf_decl_tag("bpfcc:event:struct event")))
+// or "bpfcc:event:event_t".
+const EventTag = "bpfcc:event:"
+
+// eventReader reads one perf event array or ring buffer.
+type eventReader struct {
+	name string
+	typ  btf.Type
+	perf *perf.Reader
+	ring *ringbuf.Reader
+	lost atomic.Uint64
+	n    atomic.Uint64
+	wg   sync.WaitGroup
+}
+
+// isOutputMap reports whether a map carries records to user space.
+func isOutputMap(t ebpf.MapType) bool { return t == ebpf.PerfEventArray || t == ebpf.RingBuf }
+
+// outputType finds the BTF type of an output map's records: Options, then a
+// decl tag on the map, then a struct or typedef named after the map (or the
+// map name with "_event"/"_t" appended). nil means records print as hex.
+func outputType(spec *ebpf.CollectionSpec, ms *ebpf.MapSpec, explicit map[string]btf.Type) btf.Type {
+	if t := explicit[ms.Name]; t != nil {
+		return t
+	}
+	if spec.Types == nil {
+		return nil
+	}
+	for _, tag := range ms.Tags {
+		if name, ok := strings.CutPrefix(tag, EventTag); ok {
+			if t := typeByName(spec.Types, name); t != nil {
+				return t
+			}
+		}
+	}
+	for _, name := range []string{ms.Name, ms.Name + "_event", ms.Name + "_t"} {
+		if t := typeByName(spec.Types, name); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// typeByName looks a type up as "struct X", "union X" or a bare name.
+func typeByName(s *btf.Spec, name string) btf.Type {
+	if rest, ok := strings.CutPrefix(name, "struct "); ok {
+		var st *btf.Struct
+		if s.TypeByName(rest, &st) == nil {
+			return st
+		}
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(name, "union "); ok {
+		var u *btf.Union
+		if s.TypeByName(rest, &u) == nil {
+			return u
+		}
+		return nil
+	}
+	var st *btf.Struct
+	if s.TypeByName(name, &st) == nil {
+		return st
+	}
+	var td *btf.Typedef
+	if s.TypeByName(name, &td) == nil {
+		return td
+	}
+	return nil
+}
+
+// startEvents opens a reader for every output map and starts printing.
+func startEvents(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, out *printer) ([]*eventReader, error) {
+	var names []string
+	for name, ms := range spec.Maps {
+		if isOutputMap(ms.Type) && coll.Maps[name] != nil {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	out.prefix = len(names) > 1
+	var readers []*eventReader
+	for _, name := range names {
+		ms := spec.Maps[name]
+		r := &eventReader{name: name, typ: outputType(spec, ms, opts.OutputTypes)}
+		var err error
+		if ms.Type == ebpf.PerfEventArray {
+			r.perf, err = perf.NewReader(coll.Maps[name], perfBufferSize)
+		} else {
+			r.ring, err = ringbuf.NewReader(coll.Maps[name])
+		}
+		if err != nil {
+			stopEvents(readers, out)
+			return nil, fmt.Errorf("output map %s: %w", name, err)
+		}
+		readers = append(readers, r)
+		r.wg.Add(1)
+		go r.loop(out)
+	}
+	return readers, nil
+}
+
+func (r *eventReader) loop(out *printer) {
+	defer r.wg.Done()
+	for {
+		var sample []byte
+		if r.perf != nil {
+			rec, err := r.perf.Read()
+			if err != nil {
+				r.readErr(err, out)
+				return
+			}
+			if rec.LostSamples > 0 {
+				r.lost.Add(rec.LostSamples)
+				continue
+			}
+			sample = rec.RawSample
+		} else {
+			rec, err := r.ring.Read()
+			if err != nil {
+				r.readErr(err, out)
+				return
+			}
+			sample = rec.RawSample
+		}
+		r.n.Add(1)
+		v, err := Decode(r.typ, sample)
+		if err != nil {
+			out.diag("%s: %v", r.name, err)
+			v = hexString(sample)
+		}
+		out.event(r.name, v)
+	}
+}
+
+func (r *eventReader) readErr(err error, out *printer) {
+	if errors.Is(err, perf.ErrFlushed) || errors.Is(err, ringbuf.ErrFlushed) || errors.Is(err, os.ErrClosed) {
+		return
+	}
+	out.diag("%s: read: %v", r.name, err)
+}
+
+// stopEvents prints what is still buffered, closes the readers and reports
+// lost events. Call it after the programs are detached.
+func stopEvents(readers []*eventReader, out *printer) {
+	for _, r := range readers {
+		if r.perf != nil {
+			r.perf.Flush()
+		} else {
+			r.ring.Flush()
+		}
+	}
+	for _, r := range readers {
+		r.wg.Wait()
+		if r.perf != nil {
+			r.perf.Close()
+		} else {
+			r.ring.Close()
+		}
+		if n := r.lost.Load(); n > 0 {
+			out.lost(r.name, n)
+		}
+	}
+}

@@ -1,0 +1,318 @@
+package runtime
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cilium/ebpf"
+)
+
+// Histogram conventions. A map is printed as a histogram when a decl tag on
+// it says so or, failing that, when its name ends in "_hist" (log2) or
+// "_lhist" (linear):
+//
+//	HistTag:  "bpfcc:hist"                    log2 buckets
+//	LHistTag: "bpfcc:lhist" or "bpfcc:lhist:MIN:STEP"  linear buckets
+//
+// The key is the bucket index (an integer), or a struct whose last member is
+// the bucket index and whose other members name a group (a two-dimensional
+// histogram, printed as a heat map). The value is the count (an integer;
+// per-CPU maps are summed). Log2 bucket 0 counts the value 0 and bucket k
+// (k ≥ 1) counts values in [2^(k-1), 2^k): bucket = 64 - clz(v). Linear
+// bucket i counts [MIN + i*STEP, MIN + (i+1)*STEP); MIN defaults to 0 and
+// STEP to 1.
+const (
+	HistTag  = "bpfcc:hist"
+	LHistTag = "bpfcc:lhist"
+)
+
+// histSpec says how a map's buckets are labelled.
+type histSpec struct {
+	linear    bool
+	min, step int64
+}
+
+// histOf returns the histogram layout of a map, if it is one.
+func histOf(ms *ebpf.MapSpec) (histSpec, bool) {
+	for _, tag := range ms.Tags {
+		if tag == HistTag {
+			return histSpec{}, true
+		}
+		if rest, ok := strings.CutPrefix(tag, LHistTag); ok {
+			h := histSpec{linear: true, step: 1}
+			if parts := strings.Split(strings.TrimPrefix(rest, ":"), ":"); rest != "" && len(parts) == 2 {
+				mn, err1 := strconv.ParseInt(parts[0], 0, 64)
+				st, err2 := strconv.ParseInt(parts[1], 0, 64)
+				if err1 == nil && err2 == nil && st > 0 {
+					h.min, h.step = mn, st
+				}
+			}
+			return h, true
+		}
+	}
+	switch {
+	case strings.HasSuffix(ms.Name, "_lhist"):
+		return histSpec{linear: true, step: 1}, true
+	case strings.HasSuffix(ms.Name, "_hist"):
+		return histSpec{}, true
+	}
+	return histSpec{}, false
+}
+
+// bucketCount is one non-empty bucket.
+type bucketCount struct {
+	group  string // "" for one-dimensional histograms
+	gval   any
+	bucket int64
+	count  uint64
+}
+
+// histBuckets extracts buckets from decoded entries; ok is false when the
+// entries do not have a histogram's shape (integer bucket, integer count).
+func histBuckets(es []entry) (bs []bucketCount, grouped bool, ok bool) {
+	for _, e := range es {
+		count, okc := asUint(e.value)
+		if !okc {
+			return nil, false, false
+		}
+		b := bucketCount{count: count}
+		switch k := e.key.(type) {
+		case Record:
+			if len(k) < 2 {
+				return nil, false, false
+			}
+			idx, okb := asInt(k[len(k)-1].Value)
+			if !okb {
+				return nil, false, false
+			}
+			b.bucket, grouped = idx, true
+			g := k[:len(k)-1]
+			if len(g) == 1 {
+				b.gval = g[0].Value
+				b.group = FormatValue(g[0].Value)
+			} else {
+				b.gval = g
+				b.group = FormatRecord(g)
+			}
+		default:
+			idx, okb := asInt(k)
+			if !okb {
+				return nil, false, false
+			}
+			b.bucket = idx
+		}
+		if b.bucket < 0 || b.bucket > 1<<20 {
+			return nil, false, false
+		}
+		bs = append(bs, b)
+	}
+	return bs, grouped, true
+}
+
+func asUint(v any) (uint64, bool) {
+	switch x := v.(type) {
+	case uint64:
+		return x, true
+	case int64:
+		if x >= 0 {
+			return uint64(x), true
+		}
+	}
+	return 0, false
+}
+
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case uint64:
+		if x <= 1<<62 {
+			return int64(x), true
+		}
+	case int64:
+		return x, true
+	}
+	return 0, false
+}
+
+// sizeSuffix writes n with a K/M/G/T/P/E suffix when it is a multiple of
+// the power of 1024, as bpftrace labels its buckets.
+func sizeSuffix(n uint64) string {
+	units := []string{"", "K", "M", "G", "T", "P", "E"}
+	i := 0
+	for n >= 1024 && n%1024 == 0 && i < len(units)-1 {
+		n /= 1024
+		i++
+	}
+	return strconv.FormatUint(n, 10) + units[i]
+}
+
+// bucketRange returns the values bucket i covers: [lo, hi).
+func (h histSpec) bucketRange(i int64) (lo, hi int64) {
+	if h.linear {
+		return h.min + i*h.step, h.min + (i+1)*h.step
+	}
+	if i == 0 {
+		return 0, 1
+	}
+	if i >= 64 {
+		return 1 << 62, 1<<63 - 1
+	}
+	return int64(uint64(1) << (i - 1)), int64(uint64(1) << i)
+}
+
+func (h histSpec) label(i int64) string {
+	lo, hi := h.bucketRange(i)
+	if !h.linear {
+		if i <= 1 {
+			return fmt.Sprintf("[%d]", lo)
+		}
+		return fmt.Sprintf("[%s, %s)", sizeSuffix(uint64(lo)), sizeSuffix(uint64(hi)))
+	}
+	if h.step == 1 {
+		return fmt.Sprintf("[%d]", lo)
+	}
+	return fmt.Sprintf("[%d, %d)", lo, hi)
+}
+
+// barWidth is the width of a full histogram bar, as in bpftrace.
+const barWidth = 52
+
+// formatHist prints a one-dimensional histogram from the lowest to the
+// highest non-empty bucket.
+func formatHist(name string, h histSpec, bs []bucketCount) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", name)
+	writeHistBody(&b, h, bs)
+	return b.String()
+}
+
+func writeHistBody(b *strings.Builder, h histSpec, bs []bucketCount) {
+	counts := map[int64]uint64{}
+	lo, hi := int64(-1), int64(-1)
+	var peak uint64
+	for _, c := range bs {
+		counts[c.bucket] += c.count
+	}
+	for k, c := range counts {
+		if c == 0 {
+			continue
+		}
+		if lo < 0 || k < lo {
+			lo = k
+		}
+		hi = max(hi, k)
+		peak = max(peak, c)
+	}
+	if lo < 0 {
+		return
+	}
+	for i := lo; i <= hi; i++ {
+		c := counts[i]
+		n := 0
+		if peak > 0 {
+			n = int(c * barWidth / peak)
+		}
+		fmt.Fprintf(b, "%-16s %8d |%-*s|\n", h.label(i), c, barWidth, strings.Repeat("@", n))
+	}
+}
+
+// heatRamp shades heat-map cells from empty to the largest count.
+const heatRamp = " .:-=+*#%@"
+
+// formatHeatmap prints a two-dimensional histogram: one row per group, one
+// column per bucket from the lowest to the highest non-empty one, each cell
+// shaded by its count relative to the largest; then the column legend.
+// Verbose adds each group's full histogram.
+func formatHeatmap(name string, h histSpec, bs []bucketCount, verbose bool) string {
+	type row struct {
+		label  string
+		gval   any
+		counts map[int64]uint64
+		total  uint64
+	}
+	rows := map[string]*row{}
+	lo, hi := int64(-1), int64(-1)
+	var peak uint64
+	for _, c := range bs {
+		r := rows[c.group]
+		if r == nil {
+			r = &row{label: c.group, gval: c.gval, counts: map[int64]uint64{}}
+			rows[c.group] = r
+		}
+		r.counts[c.bucket] += c.count
+		r.total += c.count
+		if c.count > 0 {
+			if lo < 0 || c.bucket < lo {
+				lo = c.bucket
+			}
+			hi = max(hi, c.bucket)
+		}
+	}
+	order := make([]*row, 0, len(rows))
+	w := 5
+	for _, r := range rows {
+		order = append(order, r)
+		w = max(w, len(r.label))
+		for _, c := range r.counts {
+			peak = max(peak, c)
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return compareValues(order[i].gval, order[j].gval) < 0 })
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", name)
+	if lo < 0 {
+		return b.String()
+	}
+	for _, r := range order {
+		var cells strings.Builder
+		for i := lo; i <= hi; i++ {
+			c := r.counts[i]
+			k := 0
+			if c > 0 {
+				k = 1 + int(c*uint64(len(heatRamp)-2)/peak)
+			}
+			cells.WriteByte(heatRamp[min(k, len(heatRamp)-1)])
+		}
+		fmt.Fprintf(&b, "%-*s |%s| %d\n", w, r.label, cells.String(), r.total)
+	}
+	fmt.Fprintf(&b, "%-*s  columns %s .. %s, one per bucket; shades %q up to %d\n", w, "", h.label(lo), h.label(hi), heatRamp, peak)
+	if verbose {
+		for _, r := range order {
+			var one []bucketCount
+			for k, c := range r.counts {
+				one = append(one, bucketCount{bucket: k, count: c})
+			}
+			fmt.Fprintf(&b, "%s[%s]:\n", name, r.label)
+			writeHistBody(&b, h, one)
+		}
+	}
+	return b.String()
+}
+
+// jsonHist is the --json form of a histogram.
+func jsonHist(name string, h histSpec, bs []bucketCount) map[string]any {
+	sort.SliceStable(bs, func(i, j int) bool {
+		if c := compareValues(bs[i].gval, bs[j].gval); c != 0 {
+			return c < 0
+		}
+		return bs[i].bucket < bs[j].bucket
+	})
+	out := make([]map[string]any, 0, len(bs))
+	for _, c := range bs {
+		if c.count == 0 {
+			continue
+		}
+		lo, hi := h.bucketRange(c.bucket)
+		m := map[string]any{"bucket": c.bucket, "min": lo, "max": hi, "count": c.count}
+		if c.gval != nil {
+			m["group"] = c.gval
+		}
+		out = append(out, m)
+	}
+	kind := "log2"
+	if h.linear {
+		kind = "linear"
+	}
+	return map[string]any{"type": "hist", "name": name, "kind": kind, "buckets": out}
+}

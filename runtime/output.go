@@ -1,0 +1,72 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// printer serialises everything the run prints: events and printk lines
+// arrive from several goroutines.
+type printer struct {
+	mu     sync.Mutex
+	out    io.Writer
+	errw   io.Writer
+	json   bool
+	prefix bool // prefix events with their map name (more than one output map)
+}
+
+// jsonLine writes one JSON object per line.
+func (p *printer) jsonLine(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.out.Write(append(b, '\n'))
+}
+
+func (p *printer) text(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.out, s)
+}
+
+func (p *printer) diag(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.errw, format+"\n", args...)
+}
+
+// event prints one decoded record from an output map.
+func (p *printer) event(mapName string, v any) {
+	if p.json {
+		p.jsonLine(map[string]any{"type": "event", "map": mapName, "data": v})
+		return
+	}
+	line := FormatRecord(v)
+	if p.prefix {
+		line = mapName + ": " + line
+	}
+	p.text(line + "\n")
+}
+
+// printk prints one bpf_printk line.
+func (p *printer) printk(task string, pid int, msg string) {
+	if p.json {
+		p.jsonLine(map[string]any{"type": "printk", "task": task, "pid": pid, "msg": msg})
+		return
+	}
+	p.text(msg + "\n")
+}
+
+// lost reports events an output map dropped.
+func (p *printer) lost(mapName string, n uint64) {
+	if p.json {
+		p.jsonLine(map[string]any{"type": "lost", "map": mapName, "count": n})
+		return
+	}
+	p.diag("%s: %d events lost (the buffer was full)", mapName, n)
+}

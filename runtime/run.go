@@ -1,0 +1,247 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
+	"github.com/cilium/ebpf/link"
+	"github.com/cilium/ebpf/rlimit"
+)
+
+// initTime approximates process start for the time-to-attached figure when
+// Options.Start is not set: package initialisation runs first thing.
+var initTime = time.Now()
+
+// killGrace is how long a traced command gets between SIGTERM and SIGKILL.
+const killGrace = 2 * time.Second
+
+// printkDrain bounds how long the end of a run waits for trace_pipe.
+const printkDrain = 500 * time.Millisecond
+
+var timeAfter = time.After
+
+// Options control one run of the loader. The zero value runs until ctx is
+// done or SIGINT/SIGTERM arrives, printing to os.Stdout and os.Stderr.
+type Options struct {
+	// Probe sets the attach point of the uprobe, kprobe or tracepoint
+	// programs whose section names none; when the object has exactly one
+	// such program, it replaces the section's attach point (--load PROBE).
+	// Forms: "BINARY:FUNC[+OFF]", "BINARY:0xFILEOFFSET", "FUNC[+OFF]",
+	// "CAT/NAME".
+	Probe string
+	// Attach sets attach points per program; these are attached first and in
+	// this order (entry-value helpers before their line probes).
+	Attach []Target
+	// PID filters uprobes to one process (-p). Ignored with Command.
+	PID int
+	// Duration stops the run after this long (--duration); 0 means no limit.
+	Duration time.Duration
+	// Command is started once the programs are loaded, held until they are
+	// attached, traced by PID, and its exit ends the run (-c, --). One
+	// element with spaces is split on white space.
+	Command []string
+	// CommandStdout and CommandStderr receive the command's output; nil
+	// means os.Stdout and os.Stderr.
+	CommandStdout, CommandStderr io.Writer
+	// Iface is the network interface for XDP and TC programs (--iface).
+	Iface string
+	// Verbose prints every program's verifier log and statistics, the time
+	// to attached, per-CPU values and internal maps (-v).
+	Verbose bool
+	// JSON prints events, printk lines, tables and histograms as JSON
+	// lines (--json).
+	JSON bool
+	// OutputTypes gives the record type of perf event array and ring buffer
+	// maps by map name. Maps not listed fall back to an EventTag decl tag, a
+	// type named after the map, or hex.
+	OutputTypes map[string]btf.Type
+	// SourcePath is the C file the object was compiled from; it supplies the
+	// source line in verifier reports when the object records another path.
+	SourcePath string
+	// Start is when the driver started, for the time-to-attached figure;
+	// zero means package initialisation.
+	Start time.Time
+	// Stdout and Stderr receive output and diagnostics; nil means os.Stdout
+	// and os.Stderr.
+	Stdout, Stderr io.Writer
+	// Ready, when set, is called once every program is attached.
+	Ready func()
+}
+
+// Run loads spec, attaches every program, prints events and bpf_printk lines
+// while it runs and the maps when it ends. It runs until ctx is done,
+// SIGINT or SIGTERM arrives, Duration passes, or Command exits, and detaches
+// everything on every path. Errors wrap ErrLoad, ErrAttach or ErrCommand;
+// Describe renders them with a hint. Run does not modify spec.
+func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: internal error: %v", ErrLoad, r)
+		}
+	}()
+	if spec == nil {
+		return fmt.Errorf("%w: no collection spec", ErrLoad)
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.Start.IsZero() {
+		opts.Start = initTime
+	}
+	out := &printer{out: opts.Stdout, errw: opts.Stderr, json: opts.JSON}
+	spec = spec.Copy()
+	plans, err := planAttach(spec, &opts)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrAttach, err)
+	}
+	memlockErr := rlimit.RemoveMemlock()
+	coll, err := load(spec, &opts)
+	if err != nil {
+		if memlockErr != nil && errors.Is(err, ErrMemlock) {
+			err = fmt.Errorf("%w (removing the memlock limit failed: %v)", err, memlockErr)
+		}
+		return err
+	}
+	defer coll.Close()
+	if opts.Verbose {
+		printVerifierLogs(coll, out)
+	}
+	s := &session{spec: spec, coll: coll, opts: &opts, out: out}
+	return s.run(ctx, plans)
+}
+
+// session is one run from loaded to cleaned up.
+type session struct {
+	spec    *ebpf.CollectionSpec
+	coll    *ebpf.Collection
+	opts    *Options
+	out     *printer
+	cmd     *command
+	links   []link.Link
+	events  []*eventReader
+	printk  *printkReader
+	stopped bool
+}
+
+func (s *session) run(ctx context.Context, plans []plan) (err error) {
+	defer s.cleanup()
+	// Catch SIGINT/SIGTERM from here on, so that a signal during attach
+	// still ends in a clean exit.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	pid := s.opts.PID
+	if len(s.opts.Command) > 0 {
+		if s.cmd, err = startCommand(s.opts.Command, s.opts); err != nil {
+			return err
+		}
+		pid = s.cmd.pid()
+	}
+	if usesPrintk(s.spec) {
+		if s.printk, err = startPrintk(s.out); err != nil {
+			s.out.diag("bpf_printk output unavailable: %v", err)
+		}
+	}
+	if s.events, err = startEvents(s.spec, s.coll, s.opts, s.out); err != nil {
+		return fmt.Errorf("%w: %w", ErrAttach, err)
+	}
+	if s.links, err = attachAll(s.coll, plans, s.opts, pid); err != nil {
+		return err
+	}
+	if s.opts.Verbose {
+		s.out.diag("attached %d program(s) in %.1f ms since start", len(s.links), float64(time.Since(s.opts.Start).Microseconds())/1000)
+	}
+	if s.opts.Ready != nil {
+		s.opts.Ready()
+	}
+	if s.cmd != nil {
+		s.cmd.release()
+	}
+	s.wait(ctx, sig)
+	s.finish()
+	return nil
+}
+
+// wait blocks until the run should end.
+func (s *session) wait(ctx context.Context, sig <-chan os.Signal) {
+	var timer <-chan time.Time
+	if s.opts.Duration > 0 {
+		t := time.NewTimer(s.opts.Duration)
+		defer t.Stop()
+		timer = t.C
+	}
+	var cmdDone chan struct{}
+	if s.cmd != nil {
+		cmdDone = s.cmd.done
+	}
+	select {
+	case <-ctx.Done():
+	case <-sig:
+	case <-timer:
+	case <-cmdDone:
+	}
+}
+
+// finish detaches the programs, prints what is still buffered and then the
+// maps.
+func (s *session) finish() {
+	closeLinks(s.links)
+	s.links = nil
+	if s.cmd != nil {
+		s.cmd.stop()
+	}
+	stopEvents(s.events, s.out)
+	s.events = nil
+	if s.printk != nil {
+		s.printk.stop(printkDrain)
+		s.printk = nil
+	}
+	dumpMaps(s.spec, s.coll, s.opts, s.out)
+}
+
+// cleanup releases whatever an early return left behind.
+func (s *session) cleanup() {
+	closeLinks(s.links)
+	if s.cmd != nil {
+		s.cmd.stop()
+	}
+	stopEvents(s.events, s.out)
+	if s.printk != nil {
+		s.printk.stop(0)
+	}
+}
+
+// printVerifierLogs prints each program's verifier log and statistics (-v).
+func printVerifierLogs(coll *ebpf.Collection, out *printer) {
+	for _, name := range sortedKeys(coll.Programs) {
+		p := coll.Programs[name]
+		log := strings.TrimRight(p.VerifierLog, "\n\x00")
+		out.diag("program %s: verifier log:\n%s", name, log)
+		if info, err := p.Info(); err == nil {
+			if n, ok := info.VerifiedInstructions(); ok {
+				out.diag("program %s: %d instructions verified", name, n)
+			}
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}

@@ -1,0 +1,255 @@
+package runtime
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/cilium/ebpf"
+	"golang.org/x/sys/unix"
+)
+
+// kind is the family of attach point a program section names.
+type kind int
+
+const (
+	kindUprobe kind = iota + 1
+	kindKprobe
+	kindTracepoint
+	kindRawTracepoint
+	kindXDP
+	kindTC
+)
+
+func (k kind) String() string {
+	switch k {
+	case kindUprobe:
+		return "uprobe"
+	case kindKprobe:
+		return "kprobe"
+	case kindTracepoint:
+		return "tracepoint"
+	case kindRawTracepoint:
+		return "raw_tracepoint"
+	case kindXDP:
+		return "xdp"
+	case kindTC:
+		return "tc"
+	}
+	return "unknown"
+}
+
+// attachPoint is a parsed section name (or --load PROBE): where a program goes.
+type attachPoint struct {
+	kind      kind
+	ret       bool   // uretprobe, kretprobe
+	sleepable bool   // uprobe.s, uretprobe.s
+	egress    bool   // tc/egress
+	binary    string // uprobe: path or name of the binary
+	symbol    string // uprobe/kprobe: function; tracepoint: CAT/NAME; raw_tp: NAME
+	offset    uint64 // offset from symbol
+	address   uint64 // uprobe without symbol: file offset in binary
+}
+
+// hasTarget reports whether the point names where to attach.
+func (p attachPoint) hasTarget() bool {
+	switch p.kind {
+	case kindUprobe:
+		return p.binary != "" && (p.symbol != "" || p.address != 0)
+	case kindKprobe, kindTracepoint, kindRawTracepoint:
+		return p.symbol != ""
+	}
+	return true
+}
+
+func (p attachPoint) String() string {
+	var b strings.Builder
+	b.WriteString(p.kind.String())
+	if p.ret {
+		b.WriteString("(return)")
+	}
+	b.WriteByte(' ')
+	if p.binary != "" {
+		b.WriteString(p.binary + ":")
+	}
+	switch {
+	case p.symbol != "" && p.offset != 0:
+		fmt.Fprintf(&b, "%s+%#x", p.symbol, p.offset)
+	case p.symbol != "":
+		b.WriteString(p.symbol)
+	case p.address != 0:
+		fmt.Fprintf(&b, "%#x", p.address)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// parseSection parses a program's ELF section name the way libbpf does.
+func parseSection(sec string) (attachPoint, error) {
+	prefix, rest, _ := strings.Cut(sec, "/")
+	var p attachPoint
+	switch prefix {
+	case "uprobe", "uretprobe", "uprobe.s", "uretprobe.s":
+		p = attachPoint{kind: kindUprobe, ret: strings.HasPrefix(prefix, "uret"), sleepable: strings.HasSuffix(prefix, ".s")}
+		if rest == "" {
+			return p, nil
+		}
+		return p, p.setUprobeTarget(rest)
+	case "kprobe", "kretprobe":
+		p = attachPoint{kind: kindKprobe, ret: prefix == "kretprobe"}
+		if rest == "" {
+			return p, nil
+		}
+		return p, p.setKprobeTarget(rest)
+	case "tracepoint", "tp":
+		if strings.Count(rest, "/") != 1 || strings.HasPrefix(rest, "/") || strings.HasSuffix(rest, "/") {
+			return p, fmt.Errorf("%w: section %q: want tracepoint/CATEGORY/NAME", ErrSection, sec)
+		}
+		return attachPoint{kind: kindTracepoint, symbol: rest}, nil
+	case "raw_tp", "raw_tracepoint":
+		if rest == "" || strings.Contains(rest, "/") {
+			return p, fmt.Errorf("%w: section %q: want raw_tp/NAME", ErrSection, sec)
+		}
+		return attachPoint{kind: kindRawTracepoint, symbol: rest}, nil
+	case "xdp":
+		return attachPoint{kind: kindXDP}, nil
+	case "tc", "tcx", "classifier":
+		switch rest {
+		case "", "ingress":
+			return attachPoint{kind: kindTC}, nil
+		case "egress":
+			return attachPoint{kind: kindTC, egress: true}, nil
+		}
+		return p, fmt.Errorf("%w: section %q: want tc, tc/ingress or tc/egress", ErrSection, sec)
+	}
+	return p, fmt.Errorf("%w: section %q (supported: uprobe, uretprobe, uprobe.s, kprobe, kretprobe, tracepoint, tp, raw_tp, raw_tracepoint, xdp, tc)", ErrSection, sec)
+}
+
+// setUprobeTarget parses BINARY:FUNC[+OFF] or BINARY:0xFILEOFFSET.
+func (p *attachPoint) setUprobeTarget(s string) error {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 || i == len(s)-1 {
+		return fmt.Errorf("%w: uprobe target %q: want BINARY:FUNC[+OFFSET]", ErrSection, s)
+	}
+	p.binary = s[:i]
+	fn := s[i+1:]
+	if addr, err := strconv.ParseUint(fn, 0, 64); err == nil {
+		p.symbol, p.offset, p.address = "", 0, addr
+		return nil
+	}
+	return p.setFunc(fn)
+}
+
+// setKprobeTarget parses FUNC[+OFF].
+func (p *attachPoint) setKprobeTarget(s string) error {
+	if strings.ContainsAny(s, ":/") {
+		return fmt.Errorf("%w: kprobe target %q: want FUNC[+OFFSET]", ErrSection, s)
+	}
+	return p.setFunc(s)
+}
+
+func (p *attachPoint) setFunc(s string) error {
+	name, off, hasOff := strings.Cut(s, "+")
+	if name == "" {
+		return fmt.Errorf("%w: empty function name in %q", ErrSection, s)
+	}
+	p.symbol, p.offset, p.address = name, 0, 0
+	if hasOff {
+		v, err := strconv.ParseUint(off, 0, 64)
+		if err != nil {
+			return fmt.Errorf("%w: offset in %q: %v", ErrSection, s, err)
+		}
+		p.offset = v
+	}
+	return nil
+}
+
+// override applies a --load PROBE string to p.
+func (p *attachPoint) override(probe string) error {
+	switch p.kind {
+	case kindUprobe:
+		return p.setUprobeTarget(probe)
+	case kindKprobe:
+		return p.setKprobeTarget(probe)
+	case kindTracepoint:
+		if strings.Count(probe, "/") != 1 {
+			return fmt.Errorf("%w: tracepoint %q: want CATEGORY/NAME", ErrSection, probe)
+		}
+		p.symbol = probe
+	case kindRawTracepoint:
+		p.symbol = probe
+	default:
+		return fmt.Errorf("%w: a %s program takes no probe (use --iface)", ErrSection, p.kind)
+	}
+	return nil
+}
+
+// programType is the program type a section implies, for specs built
+// without one.
+func (p attachPoint) programType() ebpf.ProgramType {
+	switch p.kind {
+	case kindUprobe, kindKprobe:
+		return ebpf.Kprobe
+	case kindTracepoint:
+		return ebpf.TracePoint
+	case kindRawTracepoint:
+		return ebpf.RawTracepoint
+	case kindXDP:
+		return ebpf.XDP
+	case kindTC:
+		return ebpf.SchedCLS
+	}
+	return ebpf.UnspecifiedProgram
+}
+
+// fixupProgram fills in what the section implies and a hand-built spec may
+// lack: the program type and the sleepable flag.
+func fixupProgram(ps *ebpf.ProgramSpec, p attachPoint) {
+	if ps.Type == ebpf.UnspecifiedProgram {
+		ps.Type = p.programType()
+	}
+	if p.sleepable {
+		ps.Flags |= unix.BPF_F_SLEEPABLE
+	}
+	if p.kind == kindTC && ps.AttachType == ebpf.AttachNone {
+		ps.AttachType = ebpf.AttachTCXIngress
+		if p.egress {
+			ps.AttachType = ebpf.AttachTCXEgress
+		}
+	}
+}
+
+// libDirs are searched for shared libraries named without a directory, as
+// the dynamic loader would.
+var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"}
+
+// resolveBinary turns a uprobe's binary into an absolute path: a path is
+// taken as is, a library name is searched in the library directories and any
+// other name in $PATH.
+func resolveBinary(name string) (string, error) {
+	if strings.Contains(name, "/") {
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s: %w", ErrNoBinary, name, err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return "", fmt.Errorf("%w: %w", ErrNoBinary, err)
+		}
+		return abs, nil
+	}
+	if strings.Contains(name, ".so") {
+		for _, d := range libDirs {
+			if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+				return filepath.Join(d, name), nil
+			}
+		}
+		return "", fmt.Errorf("%w: %s is not in %s", ErrNoBinary, name, strings.Join(libDirs, ", "))
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoBinary, err)
+	}
+	return filepath.Abs(path)
+}

@@ -1,0 +1,89 @@
+package tests
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from bpfcc's listings")
+
+// TestGolden compiles every corpus program with bpfcc and compares the -S
+// listing with testdata/NAME.golden (go test ./tests -update rewrites them).
+// ASM: directives are checked against the listing as well, so the point of
+// a test survives an unrelated change that -update would wave through.
+func TestGolden(t *testing.T) {
+	for _, p := range loadCorpus(t) {
+		t.Run(p.Name, func(t *testing.T) {
+			res, err := compileBPFCC(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Listing == "" {
+				t.Fatal("empty listing")
+			}
+			checkASM(t, p, res.Listing)
+			golden := filepath.Join("testdata", p.Name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(res.Listing), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if os.IsNotExist(err) {
+				t.Fatalf("%s is missing; run go test ./tests -run TestGolden -update and review it", golden)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Listing; got != string(want) {
+				t.Errorf("listing differs from %s (go test ./tests -update rewrites it):\n%s", golden, lineDiff(string(want), got))
+			}
+			again, err := compileBPFCC(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(again.Object) != string(res.Object) {
+				t.Error("two compilations of the same input gave different objects")
+			}
+		})
+	}
+}
+
+// checkASM applies a program's ASM: directives to a listing.
+func checkASM(t *testing.T, p *program, listing string) {
+	t.Helper()
+	for _, a := range p.ASM {
+		has := strings.Contains(listing, a.Text)
+		switch {
+		case !a.Negate && !has:
+			t.Errorf("%s:%d: listing lacks %q", p.Path, a.Line, a.Text)
+		case a.Negate && has:
+			t.Errorf("%s:%d: listing contains %q, which it must not", p.Path, a.Line, a.Text)
+		}
+	}
+}
+
+// lineDiff shows the first differing lines of two texts with context.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	i := 0
+	for i < len(w) && i < len(g) && w[i] == g[i] {
+		i++
+	}
+	var b strings.Builder
+	from := max(0, i-3)
+	for j := from; j < i; j++ {
+		b.WriteString("  " + w[j] + "\n")
+	}
+	for j := i; j < min(len(w), i+10); j++ {
+		b.WriteString("- " + w[j] + "\n")
+	}
+	for j := i; j < min(len(g), i+10); j++ {
+		b.WriteString("+ " + g[j] + "\n")
+	}
+	return b.String()
+}

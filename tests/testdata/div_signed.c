@@ -1,0 +1,32 @@
+// Tests: signed division and modulo with negative operands truncate toward
+// zero and the remainder takes the dividend's sign (C99), 32 and 64 bit.
+// bpfcc must emit an equivalent sequence at its default -mcpu=v3 (clang
+// cannot, so the corpus check compiles it for v4); see div_signed_v4.c.
+// RUN: socket
+// CLANG-CPU: v4
+// EXPECT: retval=0
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#define CHECK(n, cond) do { if (!(cond)) return n; } while (0)
+
+SEC("socket")
+int div_signed(struct __sk_buff *skb)
+{
+	volatile int a = -7, b = 2, c = 7, d = -2;
+	volatile long la = -7000000000L, lb = 3;
+
+	CHECK(1, a / b == -3 && a % b == -1);
+	CHECK(2, c / d == -3 && c % d == 1);
+	CHECK(3, a / d == 3 && a % d == -1);
+	CHECK(4, c / b == 3 && c % b == 1);
+	CHECK(5, la / lb == -2333333333L && la % lb == -1);
+	CHECK(6, la / -lb == 2333333333L);
+	CHECK(7, a / 4 == -1 && a % 4 == -3);   /* power of two: no plain shift */
+	CHECK(8, (a >> 2) == -2);                /* unlike the shift */
+	CHECK(9, -a / b == 3);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
