@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-delve/delve/pkg/dwarf/godwarf"
 )
@@ -222,6 +223,10 @@ type funcTree struct {
 	root  *godwarf.Tree
 	name  string // DWARF name, through the abstract origin
 	entry uint64 // entry address: DW_AT_entry_pc, low_pc or first range
+
+	bodyOnce sync.Once
+	opt      bool   // optimised code
+	body     uint64 // first address after the prologue (afterPrologue)
 }
 
 func (b *Binary) tree(c *cuInfo, off dwarf.Offset) (*funcTree, error) {

@@ -24,6 +24,9 @@ func shortReason(err error) string {
 	var un *UnsupportedError
 	switch {
 	case errors.As(err, &oo):
+		if oo.Reason != "" {
+			return "<unavailable: " + oo.Reason + ">"
+		}
 		if len(oo.Lines) > 0 {
 			return "<optimized out>; available at lines " + joinInts(oo.Lines)
 		}

@@ -119,10 +119,15 @@ type OptimizedOutError struct {
 	// Lines lists the lines of the function where the variable has a
 	// location (empty when it has none anywhere).
 	Lines []int
+	// Reason replaces the generic explanation when set.
+	Reason string
 }
 
 func (e *OptimizedOutError) Error() string {
 	s := fmt.Sprintf("%s: %s is optimized out here", e.Site, e.Var)
+	if e.Reason != "" {
+		return fmt.Sprintf("%s: %s is not available here: %s", e.Site, e.Var, e.Reason)
+	}
 	if len(e.Lines) > 0 {
 		s += "; it is available at lines " + joinInts(e.Lines)
 	} else {

@@ -372,35 +372,43 @@ func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
 // the prologue (prologue_end, or the second is_stmt row for gcc) so that
 // frame-based locations hold the parameters.
 func (b *Binary) afterPrologue(ft *funcTree) uint64 {
-	entry := ft.entry
-	opt, known := optimized(ft.cu.producer)
-	if !known {
-		opt = hasRegisterLocations(ft.root)
+	b.bodyInfo(ft)
+	if ft.opt {
+		return ft.entry
 	}
-	if opt {
-		return entry
-	}
-	rows, err := b.lines(ft.cu)
-	if err != nil {
-		return entry
-	}
-	var stmts []uint64
-	for i, r := range rows {
-		if r.endSeq || !r.stmt || i+1 >= len(rows) || !inRanges(ft.root.Ranges, r.addr) {
-			continue
+	return ft.body
+}
+
+// bodyInfo computes (once) whether the function is optimised and where its
+// prologue ends.
+func (b *Binary) bodyInfo(ft *funcTree) {
+	ft.bodyOnce.Do(func() {
+		opt, known := optimized(ft.cu.producer)
+		if !known {
+			opt = hasRegisterLocations(ft.root)
 		}
-		if r.pEnd && r.addr > entry {
-			return r.addr
+		ft.opt, ft.body = opt, ft.entry
+		if pe := b.prologueEnd(ft); pe != 0 {
+			ft.body = pe
+			return
 		}
-		if r.addr > entry && (len(stmts) == 0 || stmts[len(stmts)-1] != r.addr) {
-			stmts = append(stmts, r.addr)
+		rows, err := b.lines(ft.cu)
+		if err != nil {
+			return
 		}
-	}
-	if len(stmts) > 0 {
-		sort.Slice(stmts, func(i, j int) bool { return stmts[i] < stmts[j] })
-		return stmts[0]
-	}
-	return entry
+		second := uint64(0)
+		for i, r := range rows {
+			if r.endSeq || !r.stmt || i+1 >= len(rows) || !inRanges(ft.root.Ranges, r.addr) || r.addr <= ft.entry {
+				continue
+			}
+			if second == 0 || r.addr < second {
+				second = r.addr
+			}
+		}
+		if second != 0 {
+			ft.body = second
+		}
+	})
 }
 
 // prologueEnd returns the first prologue_end row inside the function, or 0.

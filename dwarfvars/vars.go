@@ -203,7 +203,28 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 	if loc.Kind == LocOptimizedOut {
 		return loc, &OptimizedOutError{Site: label, Var: name, Lines: b.availableLines(ft, raw)}
 	}
+	if b.beforeBody(ft, s.Addr) && frameRelative(loc) {
+		// Unoptimised code stores parameters and locals in their frame
+		// slots during the prologue; before that the slot holds garbage.
+		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name,
+			Reason: fmt.Sprintf("not yet stored in its stack slot: the prologue ends at %s+%#x", ft.name, ft.body-ft.entry)}
+	}
 	return loc, nil
+}
+
+// beforeBody reports whether pc is in the prologue of unoptimised code.
+func (b *Binary) beforeBody(ft *funcTree, pc uint64) bool {
+	b.bodyInfo(ft)
+	return !ft.opt && pc >= ft.entry && pc < ft.body
+}
+
+// frameRelative reports a memory location addressed from the frame.
+func frameRelative(l Location) bool {
+	if l.Kind != LocMemory || l.Fetch == nil {
+		return false
+	}
+	k, r := l.Fetch.Start.Kind, l.Fetch.Start.Reg
+	return k == SrcCFA || k == SrcReg && (r == 6 || r == 7)
 }
 
 // newEval prepares the evaluator for one variable at a site.

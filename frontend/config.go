@@ -68,4 +68,3 @@ func hasBuiltin(name string) bool {
 	}
 	return strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_")
 }
-

@@ -6,9 +6,10 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
-// constValue returns e's integer constant value, if cc computed one.
+// constValue returns e's integer constant value, if cc computed one and
+// evaluating e has no side effects (cc also values "i = 0").
 func constValue(e cc.ExpressionNode) (int64, bool) {
-	if e == nil {
+	if e == nil || !e.Pure() {
 		return 0, false
 	}
 	switch v := e.Value().(type) {
@@ -115,9 +116,9 @@ func (fl *fnLowerer) rvalue(e cc.ExpressionNode) value {
 	if c, ok := constValue(e); ok && (isScalar(t) || t.Kind() == cc.Void) {
 		return value{op: ir.Imm(truncate(c, t)), t: t}
 	}
-	if t.Kind() == cc.Array {
+	if ot := fl.objType(e); ot.Kind() == cc.Array {
 		lv := fl.lvalueOf(e)
-		return value{op: ir.R(fl.addr(lv)), t: t.Decay()}
+		return value{op: ir.R(fl.addr(lv)), t: ot.Decay()}
 	}
 	switch x := e.(type) {
 	case *cc.PrimaryExpression:

@@ -8,7 +8,7 @@ import (
 
 // lvalueOf evaluates e as an object designator.
 func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
-	t := e.Type()
+	t := fl.objType(e)
 	switch x := e.(type) {
 	case *cc.PrimaryExpression:
 		switch x.Case {
@@ -40,7 +40,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			lv.off += fieldOffset(f)
 			lv.t, lv.field = t, f
 			return lv
-		case cc.PostfixExpressionPSelect:
+			case cc.PostfixExpressionPSelect:
 			p := fl.rvalue(x.PostfixExpression)
 			f := x.Field()
 			return lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
@@ -89,7 +89,7 @@ func fieldOffset(f *cc.Field) int64 {
 }
 
 func (fl *fnLowerer) identLvalue(x *cc.PrimaryExpression) lvalue {
-	t := x.Type()
+	t := fl.objType(x)
 	switch d := x.ResolvedTo().(type) {
 	case *cc.Declarator:
 		if lv, ok := fl.vars[d]; ok {
@@ -133,13 +133,14 @@ func (fl *fnLowerer) dummy(t cc.Type) lvalue {
 
 // index lowers a[i] (and i[a]).
 func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
-	t := x.Type()
+	t := fl.objType(x)
 	a, i := x.PostfixExpression, x.ExpressionList
 	if !isPtr(a.Type()) && a.Type().Kind() != cc.Array {
 		a, i = i, a
 	}
-	esz := elemSize(a.Type())
-	if a.Type().Kind() == cc.Array {
+	at := fl.objType(a)
+	esz := elemSize(at)
+	if at.Kind() == cc.Array {
 		lv := fl.lvalueOf(a)
 		if c, ok := constValue(i); ok && lv.reg == nil {
 			lv.off += c * esz
@@ -209,4 +210,61 @@ func (fl *fnLowerer) compoundLiteral(x *cc.PostfixExpression) lvalue {
 	lv := &local{typ: t, slot: fl.f.NewSlot("complit", int(size), align(t))}
 	fl.initLocalList(lv, x.InitializerList)
 	return lvalue{t: t, slot: lv.slot}
+}
+
+// objType is the type of the object e designates, before array-to-pointer
+// decay: cc reports the decayed type (pointer to element) for array
+// expressions in value context.
+func (fl *fnLowerer) objType(e cc.ExpressionNode) cc.Type {
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		switch x.Case {
+		case cc.PrimaryExpressionIdent:
+			switch d := x.ResolvedTo().(type) {
+			case *cc.Declarator:
+				return d.Type()
+			case *cc.Parameter:
+				return d.Type()
+			}
+		case cc.PrimaryExpressionExpr:
+			return fl.objType(x.ExpressionList)
+		}
+	case *cc.ExpressionList:
+		if x.ExpressionList == nil {
+			return fl.objType(x.AssignmentExpression)
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
+			return fl.objType(x.PrimaryExpression)
+		case cc.PostfixExpressionIndex:
+			a := x.PostfixExpression
+			if !isPtr(a.Type()) && a.Type().Kind() != cc.Array {
+				a = x.ExpressionList
+			}
+			if at := fl.objType(a); at.Kind() == cc.Array || at.Kind() == cc.Ptr {
+				return elemType(at)
+			}
+		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			if f := x.Field(); f != nil {
+				return f.Type()
+			}
+		case cc.PostfixExpressionComplit:
+			return x.TypeName.Type()
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionPostfix:
+			return fl.objType(x.PostfixExpression)
+		case cc.UnaryExpressionDeref:
+			if pt := fl.objType(x.CastExpression); pt.Kind() == cc.Ptr {
+				return elemType(pt)
+			}
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return fl.objType(x.UnaryExpression)
+		}
+	}
+	return e.Type()
 }

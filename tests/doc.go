@@ -20,12 +20,15 @@
 // Every PACKET line starts a new run of the program against the same loaded
 // collection; EXPECT lines apply to the run they follow (lines before the first
 // PACKET belong to a run with the default packet). Packet kinds are eth,
-// ipv4-tcp, ipv4-udp, ipv4-icmp, ipv6-tcp, zeros, raw and none; see packet.go
-// in this package's tests for their keys and defaults.
+// ipv4-tcp, ipv4-udp, ipv4-icmp, ipv6-tcp, zeros, raw and none; see
+// packet_test.go for their keys and defaults. CPU: vN sets -mcpu for both
+// compilers, CLANG-CPU: vN for clang only (clang has no signed division
+// below v4, which bpfcc must lower by a sequence).
 //
 // reject/NAME.c are programs bpfcc must refuse, each with one or more
 //
 //	// ERROR: LINE[:COL]: TEXT
 //
-// lines naming a diagnostic the compiler must report.
+// lines naming a diagnostic the compiler must report (col may be left out),
+// and CLANG: error where clang's front end rejects the file too.
 package tests

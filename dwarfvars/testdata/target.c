@@ -98,6 +98,13 @@ static __attribute__((noinline)) int helper(int x, int mode)
 	return opaque(x - mode);
 }
 
+/* A floating-point parameter: in xmm0, which pt_regs does not hold. */
+__attribute__((noinline)) double fscale(double x, int n)
+{
+	double y = x * n;
+	return y + opaque(n);
+}
+
 int main(int argc, char **argv)
 {
 	struct rec tail = { 2, { 7, 8 }, { 0, 0, 0, 0 }, "tail", 0 };
@@ -113,5 +120,6 @@ int main(int argc, char **argv)
 	acc += counter(argv[0]);
 	acc += helper(n, 3);
 	acc += helper(n + 1, 3);
+	acc += (long)fscale(n, 3);
 	return (int)(acc & 1) + global_counter * 0;
 }

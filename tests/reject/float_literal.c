@@ -1,5 +1,5 @@
 // Rejected: a floating-point constant in an integer expression.
-// ERROR: 9:21: floating point
+// ERROR: 9: floating point
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

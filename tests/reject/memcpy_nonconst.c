@@ -1,5 +1,5 @@
-// Rejected: __builtin_memcpy with a size that is not a constant.
-// ERROR: 11:2: constant
+// Rejected: __builtin_memcpy with a size that is not a compile-time constant.
+// ERROR: 11:29: size
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

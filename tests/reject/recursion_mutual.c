@@ -1,6 +1,7 @@
 // Rejected: mutual recursion through two functions. The error is at the
-// first call, in source order, that lies on the cycle.
-// ERROR: 11:22: recursion
+// call that closes the cycle when calls are followed from the program:
+// is_even's call of is_odd, then is_odd's call of is_even.
+// ERROR: 17:22: recursion
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

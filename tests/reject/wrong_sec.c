@@ -1,5 +1,5 @@
 // Rejected: a program in a section whose name maps to no program type.
-// ERROR: 6: xdpx/
+// ERROR: 7: xdpx/
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

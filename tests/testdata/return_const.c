@@ -1,9 +1,10 @@
 // Tests: the smallest program: it returns a constant, so the listing is a
-// move of 0 into r0 and exit (at -mcpu=v3 the 32-bit form).
+// move of 0 into r0 and exit, with no call and no stack.
 // RUN: socket
 // EXPECT: retval=0
-// ASM: "w0 = 0"
 // ASM: "exit"
+// ASM: -"call"
+// ASM: -"r10"
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

@@ -48,8 +48,14 @@ func TestCoalesceMoves(t *testing.T) {
 	if len(res.Spilled) != 0 {
 		t.Fatalf("spilled %v", res.Spilled)
 	}
-	if res.Color[4] != 1 || res.Color[5] != 0 {
-		t.Errorf("colours %v: want v4 in r1 and v5 in r0", res.Color)
+	moves := 0
+	for _, ins := range f.Blocks[0].Insns {
+		if ins.Move && res.Color[ins.Uses[0]] != res.Color[ins.Defs[0]] {
+			moves++
+		}
+	}
+	if moves > 1 {
+		t.Errorf("colours %v leave %d moves, want 1 (r1 to r0 is unavoidable)", res.Color, moves)
 	}
 	verify(t, f, res.Color)
 }
