@@ -76,14 +76,24 @@ func forEachUse(in *ir.Instr, fn func(o *ir.Operand)) {
 			fn(o)
 		}
 	}
+	addr := func(o *ir.Operand) {
+		if in.Slot == nil {
+			reg(o)
+		}
+	}
 	switch in.Op {
-	case ir.OpMov, ir.OpNeg, ir.OpExt, ir.OpBswap, ir.OpLoad, ir.OpRet:
+	case ir.OpLoad:
+		addr(&in.A)
+	case ir.OpMov, ir.OpNeg, ir.OpExt, ir.OpBswap, ir.OpRet:
 		reg(&in.A)
-	case ir.OpALU, ir.OpStore, ir.OpBranch:
+	case ir.OpStore:
+		addr(&in.A)
+		reg(&in.B)
+	case ir.OpALU, ir.OpBranch:
 		reg(&in.A)
 		reg(&in.B)
 	case ir.OpAtomic:
-		reg(&in.A)
+		addr(&in.A)
 		reg(&in.B)
 		if in.Atomic == ir.AtomicCmpXchg {
 			reg(&in.C)

@@ -299,6 +299,27 @@ func (s *selector) selBswap(in *ir.Instr) {
 }
 
 // address returns a base register and a 16-bit offset for A+Off.
+// memAddress returns the base register and offset of a memory access,
+// R10-relative for slot-addressed ones.
+func (s *selector) memAddress(in *ir.Instr) (int, int16) {
+	if in.Slot != nil {
+		off, ok := s.f.slotOff[in.Slot]
+		if !ok {
+			s.err = fmt.Errorf("slot has no frame offset")
+			return fp, 0
+		}
+		v := int64(off) + in.Off
+		if fitsInt16(v) {
+			return fp, int16(v)
+		}
+		t := s.f.temp()
+		s.emit(minst{ins: asm.Mov.Reg(0, asm.R10), dst: t, src: fp, flags: fDstDef})
+		s.alu(ir.Add, false, t, ir.Imm(v))
+		return t, 0
+	}
+	return s.address(in.A, in.Off)
+}
+
 func (s *selector) address(a ir.Operand, off int64) (int, int16) {
 	if a.IsImm {
 		t := s.f.temp()
@@ -317,7 +338,7 @@ func (s *selector) address(a ir.Operand, off int64) (int, int16) {
 
 func (s *selector) selLoad(in *ir.Instr) {
 	dst := vreg(in.Dst)
-	base, off := s.address(in.A, in.Off)
+	base, off := s.memAddress(in)
 	size := sizes[in.Size]
 	switch {
 	case in.Signed && in.Size < 8 && s.cpu >= 4:
@@ -331,7 +352,7 @@ func (s *selector) selLoad(in *ir.Instr) {
 }
 
 func (s *selector) selStore(in *ir.Instr) {
-	base, off := s.address(in.A, in.Off)
+	base, off := s.memAddress(in)
 	size := sizes[in.Size]
 	if in.B.IsImm && (in.Size < 8 || fitsInt32(in.B.Imm)) {
 		ins := asm.Instruction{OpCode: asm.StoreImmOp(size), Offset: off, Constant: int64(int32(in.B.Imm))}
@@ -343,7 +364,7 @@ func (s *selector) selStore(in *ir.Instr) {
 }
 
 func (s *selector) selAtomic(in *ir.Instr) {
-	base, off := s.address(in.A, in.Off)
+	base, off := s.memAddress(in)
 	size := sizes[in.Size]
 	var op asm.AtomicOp
 	fetch := in.Fetch || in.Atomic == ir.AtomicXchg || in.Atomic == ir.AtomicCmpXchg

@@ -81,7 +81,7 @@ func memRef(size asm.Size, base asm.Register, off int16, signed bool) string {
 	if o < 0 {
 		sign, o = "-", -o
 	}
-	return fmt.Sprintf("*(%s *)(%s %s %d)", t, base, sign, o)
+	return fmt.Sprintf("*(%s *)(%s %s %d)", t, regName(base, false), sign, o)
 }
 
 // FormatInsn renders one instruction at raw offset pc in clang-like syntax.
@@ -105,7 +105,7 @@ func FormatInsn(ins asm.Instruction, pc int) string {
 	case cls == asm.StXClass && op.Mode() == asm.AtomicMode:
 		return formatAtomic(ins)
 	case cls == asm.StXClass:
-		return fmt.Sprintf("%s = %s", memRef(op.Size(), ins.Dst, ins.Offset, false), regName(ins.Src, op.Size() != asm.DWord))
+		return fmt.Sprintf("%s = %s", memRef(op.Size(), ins.Dst, ins.Offset, false), regName(ins.Src, false))
 	case cls.IsALU():
 		return formatALU(ins)
 	case cls.IsJump():

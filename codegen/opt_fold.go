@@ -51,7 +51,11 @@ func foldConstants(f *ir.Func, _ *passCtx) {
 			case ir.OpLoad:
 				// Addresses stay in registers.
 			case ir.OpStore:
-				if !in.B.IsImm {
+				// The verifier tracks a constant stored to the stack from a
+				// register at any size, but an immediate store only at 8
+				// bytes: keep narrow stack stores of registers as they are.
+				narrowStack := in.Size < 8 && (in.Slot != nil || in.Space == ir.SpaceStack)
+				if !in.B.IsImm && !narrowStack {
 					subst(&in.B)
 				}
 			case ir.OpAtomic:

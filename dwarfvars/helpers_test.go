@@ -153,3 +153,20 @@ func mustExpr(t *testing.T, s string) Expr {
 	}
 	return e
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func fmtSscanHex(s string, v *uint64) (int, error) {
+	x, err := strconv.ParseUint(s, 16, 64)
+	*v = x
+	return 1, err
+}
+
+func run(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+}
+
+func hexString(b []byte) string { return fmt.Sprintf("%x", b) }

@@ -98,6 +98,16 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 			if r, ok := rowAt(rows, a); ok {
 				s.File, s.Line = r.file, r.line
 			}
+			// Several rows can share an address (a loop header is also the
+			// function's first line): a line probe names the line it asked for.
+			if want := probedLine(p, ft); want > 0 {
+				for _, r := range rows {
+					if r.addr == a && r.line == want && !r.endSeq {
+						s.File, s.Line = r.file, r.line
+						break
+					}
+				}
+			}
 		}
 		for _, in := range inlineStack(ft.root, a) {
 			n, _ := in.Val(dwarf.AttrName).(string)
@@ -115,6 +125,19 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 		return s, fmt.Errorf("probe %s: address %#x is in no known function: %w", p.Spec, a, err)
 	}
 	return s, nil
+}
+
+// probedLine returns the absolute line a line probe asks for (0 if none).
+func probedLine(p Probe, ft *funcTree) int {
+	switch p.Kind {
+	case ProbeFileLine:
+		return p.Line
+	case ProbeFuncLine:
+		if in, ok := ft.root.Val(dwarf.AttrDeclLine).(int64); ok && ft.name == p.Func {
+			return int(in) + p.Line
+		}
+	}
+	return 0
 }
 
 // inlineStack returns the inlined subroutines containing pc, innermost first.

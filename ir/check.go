@@ -219,7 +219,9 @@ func (c *checker) instr(b *Block, j int, in *Instr) {
 }
 
 func (c *checker) mem(in *Instr, where string) {
-	c.operand(in.A, where)
+	if in.Slot == nil {
+		c.operand(in.A, where)
+	}
 	if !validSize(in.Size) {
 		c.errorf("%s: invalid access size %d", where, in.Size)
 	}

@@ -153,7 +153,10 @@ type Instr struct {
 	Off   int64 // OpLoad/OpStore/OpAtomic/OpFrameAddr/OpSymAddr offset
 	Space Space
 
-	Slot *Slot  // OpFrameAddr
+	// Slot is OpFrameAddr's stack object. On OpLoad, OpStore and OpAtomic a
+	// non-nil Slot means the address is Slot + Off and A is unused (codegen
+	// folds frame addresses into R10-relative accesses this way).
+	Slot *Slot
 	Sym  string // OpSymAddr, OpMapPtr, OpCallFunc
 	Imm  int64  // OpCall: helper id
 	Args []Operand

@@ -115,7 +115,13 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		if size == 0 {
 			size = 1
 		}
-		lv.slot = fl.f.NewSlot(d.Name(), int(size), align(t))
+		// Objects of 8 bytes or more get 8-byte alignment so that copies
+		// and initialisation use double-word accesses, as clang does.
+		al := align(t)
+		if size >= 8 {
+			al = max(al, 8)
+		}
+		lv.slot = fl.f.NewSlot(d.Name(), int(size), al)
 	}
 	fl.vars[d] = lv
 	return lv

@@ -41,7 +41,7 @@ func (fl *fnLowerer) initString(lv *local, s []byte) {
 	size := typeSize(lv.typ)
 	buf := make([]byte, size)
 	copy(buf, s)
-	fl.storeBytes(lvalue{t: lv.typ, slot: lv.slot}, 0, buf, align(lv.typ))
+	fl.storeBytes(lvalue{t: lv.typ, slot: lv.slot}, 0, buf, lv.slot.Align)
 }
 
 // storeBytes stores constant bytes at dst+off with immediate stores.
@@ -131,10 +131,10 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 				putInt(buf, x.off+k*esz, esz, c)
 			}
 		}
-		fl.storeBytes(dst, 0, buf, align(lv.typ))
+		fl.storeBytes(dst, 0, buf, lv.slot.Align)
 		return
 	}
-	fl.memset(dst, 0, size, align(lv.typ))
+	fl.memset(dst, 0, size, lv.slot.Align)
 	for _, x := range ls {
 		esz := typeSize(x.t)
 		for k := int64(0); k < x.n; k++ {

@@ -166,7 +166,13 @@ func (fl *fnLowerer) offsetPtr(base ir.Reg, i cc.ExpressionNode, size int64, neg
 func (fl *fnLowerer) offsetPtrValue(base ir.Reg, iv value, size int64, neg bool) ir.Reg {
 	var scaled ir.Operand
 	if iv.op.IsImm {
-		scaled = ir.Imm(iv.op.Imm * size)
+		c := iv.op.Imm * size
+		if neg {
+			// The verifier forbids subtracting from a stack pointer; adding
+			// a negative constant is fine.
+			c, neg = -c, false
+		}
+		scaled = ir.Imm(c)
 	} else {
 		scaled = iv.op
 		if size != 1 {
@@ -179,12 +185,13 @@ func (fl *fnLowerer) offsetPtrValue(base ir.Reg, iv value, size int64, neg bool)
 			scaled = ir.R(r)
 		}
 	}
-	r := fl.tmp()
-	op := ir.Add
 	if neg {
-		op = ir.Sub
+		n := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpNeg, Dst: n, A: scaled})
+		scaled = ir.R(n)
 	}
-	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: op, Dst: r, A: ir.R(base), B: scaled})
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: r, A: ir.R(base), B: scaled})
 	return r
 }
 

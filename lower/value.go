@@ -164,6 +164,11 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 	if op.IsImm && (op.Imm < -1<<31 || op.Imm > 1<<31-1) {
 		op = ir.R(fl.toReg(v))
 	}
+	if op.IsImm && op.Imm != 0 && lv.slot != nil && scalarSize(lv.t) < 8 {
+		// The verifier remembers a constant spilled from a register at any
+		// size, but an immediate store only into an 8-byte aligned slot.
+		op = ir.R(fl.toReg(v))
+	}
 	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: op, Off: off, Size: scalarSize(lv.t), Space: lv.memSpace()})
 }
 

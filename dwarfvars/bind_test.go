@@ -1,0 +1,215 @@
+package dwarfvars
+
+import (
+	"bytes"
+	"debug/elf"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func siteOf(t *testing.T, b *Binary, probe string) Site {
+	t.Helper()
+	ss, err := b.Resolve(mustProbe(t, probe))
+	if err != nil {
+		t.Fatalf("%s: %v", probe, err)
+	}
+	return ss[0]
+}
+
+func bind(t *testing.T, b *Binary, s Site, expr string) *Binding {
+	t.Helper()
+	bd, err := b.Bind(s, mustExpr(t, expr))
+	if err != nil {
+		t.Fatalf("%s at %s: %v", expr, s, err)
+	}
+	return bd
+}
+
+func TestBindShapes(t *testing.T) {
+	b := open(t, build(t, target{"gcc", "-O2", true}))
+	scale := siteOf(t, b, "scale")
+
+	r := bind(t, b, scale, "r")
+	if r.Loc.Kind != LocValue || r.Loc.Fetch.Start != (Source{Kind: SrcReg, Reg: 5, RegsOff: 112}) || len(r.Loc.Fetch.Steps) != 0 {
+		t.Errorf("r at scale entry = %s, want rdi", r.Describe())
+	}
+	if r.Type.Kind != KindPointer || r.Type.Spelling != "struct rec *" || r.Type.Elem.Kind != KindStruct {
+		t.Errorf("r's type = %+v", r.Type)
+	}
+	if m, ok := r.Type.Elem.Member("next"); !ok || m.Offset != 40 || m.Type.Elem != r.Type.Elem {
+		t.Errorf("struct rec.next = %+v, %v (want offset 40, cyclic type)", m, ok)
+	}
+	px := bind(t, b, scale, "r->pos.x")
+	if got := px.Describe(); got != "r->pos.x = *(s32 *)(rdi+8)" {
+		t.Errorf("Describe = %q", got)
+	}
+	arr := bind(t, b, scale, "r->arr[2]")
+	if f := arr.Loc.Fetch; len(f.Steps) != 2 || f.Steps[0].Imm != 24 || f.Steps[1] != (Step{Op: OpDeref, Size: 4}) {
+		t.Errorf("r->arr[2] = %s", arr.Describe())
+	}
+	deref := bind(t, b, scale, "*r")
+	if deref.Loc.Kind != LocMemory || deref.Type.Size != 48 {
+		t.Errorf("*r = %s (%d bytes)", deref.Describe(), deref.Type.Size)
+	}
+	if !deref.ReadsMemory() || r.ReadsMemory() {
+		t.Errorf("ReadsMemory wrong")
+	}
+
+	// Static and global storage: relative to ctx->ip.
+	g := bind(t, b, scale, "global_counter")
+	syms, _ := b.exe.Symbols()
+	var gaddr uint64
+	for _, s := range syms {
+		if s.Name == "global_counter" {
+			gaddr = s.Value
+		}
+	}
+	if g.Var.Kind != VarGlobal || g.Loc.Fetch.Start.Kind != SrcAddr || g.Loc.Fetch.Start.Value != gaddr ||
+		g.Loc.Fetch.Start.Offset != int64(gaddr-scale.Addr) {
+		t.Errorf("global_counter = %+v, want static at %#x", g.Loc.Fetch.Start, gaddr)
+	}
+	calls := bind(t, b, siteOf(t, b, "counter"), "calls")
+	if calls.Var.Kind != VarStatic || calls.Loc.Fetch.Start.Kind != SrcAddr {
+		t.Errorf("static local: %s (%v)", calls.Describe(), calls.Var.Kind)
+	}
+
+	// Stack parameters: CFA-relative.
+	h := bind(t, b, siteOf(t, b, "many"), "h")
+	if got := h.Describe(); got != "h = *(s32 *)(CFA+8 = rsp+16)" {
+		t.Errorf("h = %q", got)
+	}
+
+	// Entry values.
+	ue := siteOf(t, b, "use_entry:3")
+	a := bind(t, b, ue, "a")
+	if a.Entry == nil || len(a.Entry.Regs) != 1 || a.Entry.Regs[0] != 5 || a.Entry.Addr != ue.EntryAddr ||
+		a.Entry.EntryCFA != (Source{Kind: SrcCFA, Reg: 7, RegsOff: 152, Offset: 8}) || a.Entry.Func != "use_entry" {
+		t.Errorf("a at use_entry:3 = %s, entry %+v", a.Describe(), a.Entry)
+	}
+
+	// A struct split into pieces, read whole and per member.
+	ps := siteOf(t, b, "pieces:3")
+	p := bind(t, b, ps, "p")
+	if p.Loc.Kind != LocPieces || len(p.Loc.Pieces) != 2 || p.Loc.Pieces[1].Offset != 4 {
+		t.Errorf("p = %s", p.Describe())
+	}
+	py := bind(t, b, ps, "p.y")
+	if py.Loc.Kind != LocValue || py.Type.Spelling != "int" {
+		t.Errorf("p.y = %s", py.Describe())
+	}
+
+	// Address of a local in memory.
+	head := bind(t, b, siteOf(t, b, "main:"+itoa(lineOf(t, "acc += scale(&head, n)")-lineOf(t, "int main("))), "&head")
+	if head.Type.Kind != KindPointer || head.Loc.Fetch.Start.Kind != SrcCFA {
+		t.Errorf("&head = %s", head.Describe())
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	b := open(t, build(t, target{"gcc", "-O2", true}))
+	_, err := b.Resolve(mustProbe(t, "scal"))
+	var pnf *ProbeNotFoundError
+	if !errors.As(err, &pnf) || !errors.Is(err, ErrNotFound) || !contains(pnf.Suggestions, "scale") {
+		t.Errorf("scal: %v", err)
+	}
+	if _, err := b.Resolve(mustProbe(t, "nosuch.c:3")); !errors.As(err, &pnf) || pnf.What != "file" {
+		t.Errorf("nosuch.c: %v", err)
+	}
+	scale := siteOf(t, b, "scale")
+	_, err = b.Bind(scale, mustExpr(t, "nosuch"))
+	var vnf *VarNotFoundError
+	if !errors.As(err, &vnf) || !contains(vnf.Visible, "r") || !contains(vnf.Visible, "k") {
+		t.Errorf("nosuch: %v", err)
+	}
+	_, err = b.Bind(scale, mustExpr(t, "s"))
+	var oo *OptimizedOutError
+	if !errors.As(err, &oo) || len(oo.Lines) == 0 || !strings.Contains(err.Error(), "available at lines") {
+		t.Errorf("s at entry: %v", err)
+	}
+	_, err = b.Bind(scale, mustExpr(t, "r->nosuch"))
+	var pe *PathError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "members: [id pos arr name next]") {
+		t.Errorf("r->nosuch: %v", err)
+	}
+	for _, bad := range []string{"k->x", "r.pos", "r->pos[1]", "*k", "r->arr[4]"} {
+		if _, err := b.Bind(scale, mustExpr(t, bad)); !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want PathError", bad, err)
+		}
+	}
+	_, err = b.Bind(siteOf(t, b, "fscale"), mustExpr(t, "x"))
+	var un *UnsupportedError
+	if !errors.As(err, &un) || un.Reg != "xmm0" || !errors.Is(err, ErrUnsupported) {
+		t.Errorf("x in fscale: %v", err)
+	}
+}
+
+// TestWriteVars checks the --vars listing.
+func TestWriteVars(t *testing.T) {
+	b := open(t, build(t, target{"gcc", "-O2", true}))
+	var buf bytes.Buffer
+	if err := b.WriteVars(&buf, mustProbe(t, "use_entry:3")); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"use_entry+0x", "param  int  a  = rdi@entry  [entry value]", "param  int  b  = rsi"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("listing lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNoDWARF checks the error for binaries without debug info and that a
+// separate debug file is found through .gnu_debuglink and the build-id.
+func TestNoDWARF(t *testing.T) {
+	dir := t.TempDir()
+	plain := dir + "/plain"
+	run(t, "gcc", "-O2", "-o", plain, "testdata/target.c")
+	_, err := Open(plain)
+	var nd *NoDWARFError
+	if !errors.As(err, &nd) || !strings.Contains(err.Error(), "has no DWARF debug info; rebuild with -g or install its debug file") {
+		t.Fatalf("plain: %v", err)
+	}
+	for _, how := range []string{"debuglink", "buildid"} {
+		d := t.TempDir()
+		bin := d + "/prog"
+		run(t, "gcc", "-g", "-O2", "-Wl,--build-id", "-o", bin, "testdata/target.c")
+		run(t, "objcopy", "--only-keep-debug", bin, bin+".debug")
+		run(t, "objcopy", "--strip-debug", "--add-gnu-debuglink="+bin+".debug", bin)
+		if how == "buildid" {
+			ef, err := elf.Open(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := buildID(ef)
+			ef.Close()
+			old := DebugRoot
+			DebugRoot = d + "/root"
+			t.Cleanup(func() { DebugRoot = old })
+			h := hexString(id)
+			run(t, "mkdir", "-p", DebugRoot+"/.build-id/"+h[:2])
+			run(t, "mv", bin+".debug", DebugRoot+"/.build-id/"+h[:2]+"/"+h[2:]+".debug")
+		}
+		b, err := Open(bin)
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		if b.DebugPath == bin {
+			t.Errorf("%s: DWARF came from the stripped binary", how)
+		}
+		s := siteOf(t, b, "scale")
+		if bd := bind(t, b, s, "r->pos.x"); bd.Describe() != "r->pos.x = *(s32 *)(rdi+8)" {
+			t.Errorf("%s: %s", how, bd.Describe())
+		}
+		b.Close()
+	}
+}
