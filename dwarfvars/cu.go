@@ -24,6 +24,7 @@ type cuInfo struct {
 	ranges   [][2]uint64
 
 	rows    []lineRow // line table in sequence order; nil until lines()
+	byAddr  []int     // indices of rows that start an address range, sorted by address
 	rowsErr error
 	loaded  bool
 	funcs   []funcRef // top-level subprograms with code
@@ -135,24 +136,42 @@ func (b *Binary) lines(c *cuInfo) ([]lineRow, error) {
 		}
 	}
 	c.rows = rows
+	for i := 0; i+1 < len(rows); i++ {
+		if !rows[i].endSeq && rows[i+1].addr > rows[i].addr {
+			c.byAddr = append(c.byAddr, i)
+		}
+	}
+	sort.SliceStable(c.byAddr, func(i, j int) bool { return rows[c.byAddr[i]].addr < rows[c.byAddr[j]].addr })
 	return rows, c.rowsErr
 }
 
-// rowAt returns the line row covering pc.
-func rowAt(rows []lineRow, pc uint64) (lineRow, bool) {
-	var best lineRow
-	found := false
-	for i := 0; i+1 < len(rows); i++ {
-		r := rows[i]
-		if r.endSeq || r.addr > pc {
-			continue
-		}
-		if pc < rows[i+1].addr && (!found || r.addr >= best.addr) {
-			// Several rows at one address: the last one describes it.
-			best, found = r, true
+// rowFor returns the row describing pc, by binary search.
+func (c *cuInfo) rowFor(pc uint64) (lineRow, bool) {
+	idx := c.byAddr
+	i := sort.Search(len(idx), func(i int) bool { return c.rows[idx[i]].addr > pc })
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		r := c.rows[idx[j]]
+		if r.addr <= pc && pc < c.rows[idx[j]+1].addr {
+			return r, true
 		}
 	}
-	return best, found
+	return lineRow{}, false
+}
+
+// rowsIn calls fn for every row (by index) whose address is in [lo, hi),
+// including rows sharing an address with a range start.
+func (c *cuInfo) rowsIn(lo, hi uint64, fn func(i int)) {
+	idx := c.byAddr
+	i := sort.Search(len(idx), func(i int) bool { return c.rows[idx[i]].addr >= lo })
+	for ; i < len(idx) && c.rows[idx[i]].addr < hi; i++ {
+		// Rows at the same address precede the one that starts the range.
+		for k := idx[i]; k >= 0 && c.rows[k].addr == c.rows[idx[i]].addr && !c.rows[k].endSeq; k-- {
+			fn(k)
+			if k == 0 || c.rows[k-1].endSeq {
+				break
+			}
+		}
+	}
 }
 
 // functions returns the CU's top-level subprograms that have code.
@@ -227,6 +246,7 @@ type funcTree struct {
 	bodyOnce sync.Once
 	opt      bool   // optimised code
 	body     uint64 // first address after the prologue (afterPrologue)
+	pe       uint64 // first prologue_end row, 0 if none
 }
 
 func (b *Binary) tree(c *cuInfo, off dwarf.Offset) (*funcTree, error) {
@@ -287,17 +307,14 @@ func optimized(producer string) (opt, ok bool) {
 }
 
 // linesIn returns the distinct lines with code in the given ranges.
-func linesIn(rows []lineRow, rs [][2]uint64) []int {
+func linesIn(c *cuInfo, rs [][2]uint64) []int {
 	seen := map[int]bool{}
-	for i, r := range rows {
-		if r.endSeq || r.line == 0 || i+1 >= len(rows) {
-			continue
-		}
-		for _, rg := range rs {
-			if r.addr < rg[1] && rows[i+1].addr > rg[0] && r.addr >= rg[0] {
-				seen[r.line] = true
+	for _, rg := range rs {
+		c.rowsIn(rg[0], rg[1], func(i int) {
+			if l := c.rows[i].line; l > 0 {
+				seen[l] = true
 			}
-		}
+		})
 	}
 	out := make([]int, 0, len(seen))
 	for l := range seen {

@@ -95,7 +95,7 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 		s.EntryAddr = ft.entry
 		s.Func = ft.name
 		if rows, err := b.lines(ft.cu); err == nil {
-			if r, ok := rowAt(rows, a); ok {
+			if r, ok := ft.cu.rowFor(a); ok {
 				s.File, s.Line = r.file, r.line
 			}
 			// Several rows can share an address (a loop header is also the
@@ -411,22 +411,18 @@ func (b *Binary) bodyInfo(ft *funcTree) {
 			opt = hasRegisterLocations(ft.root)
 		}
 		ft.opt, ft.body = opt, ft.entry
-		if pe := b.prologueEnd(ft); pe != 0 {
-			ft.body = pe
-			return
-		}
-		rows, err := b.lines(ft.cu)
-		if err != nil {
+		if pe := b.findPrologueEnd(ft); pe != 0 {
+			ft.body, ft.pe = pe, pe
 			return
 		}
 		second := uint64(0)
-		for i, r := range rows {
-			if r.endSeq || !r.stmt || i+1 >= len(rows) || !inRanges(ft.root.Ranges, r.addr) || r.addr <= ft.entry {
-				continue
-			}
-			if second == 0 || r.addr < second {
-				second = r.addr
-			}
+		for _, rg := range ft.root.Ranges {
+			ft.cu.rowsIn(rg[0], rg[1], func(i int) {
+				r := ft.cu.rows[i]
+				if r.stmt && r.addr > ft.entry && (second == 0 || r.addr < second) {
+					second = r.addr
+				}
+			})
 		}
 		if second != 0 {
 			ft.body = second
@@ -436,16 +432,24 @@ func (b *Binary) bodyInfo(ft *funcTree) {
 
 // prologueEnd returns the first prologue_end row inside the function, or 0.
 func (b *Binary) prologueEnd(ft *funcTree) uint64 {
-	rows, err := b.lines(ft.cu)
-	if err != nil {
+	b.bodyInfo(ft)
+	return ft.pe
+}
+
+func (b *Binary) findPrologueEnd(ft *funcTree) uint64 {
+	if _, err := b.lines(ft.cu); err != nil {
 		return 0
 	}
-	for i, r := range rows {
-		if r.pEnd && !r.endSeq && i+1 < len(rows) && inRanges(ft.root.Ranges, r.addr) && r.addr > ft.entry {
-			return r.addr
-		}
+	var pe uint64
+	for _, rg := range ft.root.Ranges {
+		ft.cu.rowsIn(rg[0], rg[1], func(i int) {
+			r := ft.cu.rows[i]
+			if r.pEnd && r.addr > ft.entry && (pe == 0 || r.addr < pe) {
+				pe = r.addr
+			}
+		})
 	}
-	return 0
+	return pe
 }
 
 // hasRegisterLocations reports whether any parameter or local lives in a
@@ -554,7 +558,7 @@ func (b *Binary) resolveFuncLine(p Probe) ([]uint64, error) {
 				out, file = append(out, r.addr), r.file
 			}
 		}
-		nearest = append(nearest, linesIn(rows, in.node.Ranges)...)
+		nearest = append(nearest, linesIn(in.tree.cu, in.node.Ranges)...)
 	}
 	if len(out) == 0 {
 		return nil, &NoCodeError{Probe: p.Spec, File: p.Func, Line: line, Nearest: closest(nearest, line, 4)}

@@ -330,8 +330,7 @@ func (b *Binary) availableLines(ft *funcTree, raw rawLoc) []int {
 	if !raw.isList {
 		return nil
 	}
-	rows, err := b.lines(ft.cu)
-	if err != nil {
+	if _, err := b.lines(ft.cu); err != nil {
 		return nil
 	}
 	var rs [][2]uint64
@@ -345,7 +344,7 @@ func (b *Binary) availableLines(ft *funcTree, raw rawLoc) []int {
 			}
 		}
 	}
-	return linesIn(rows, rs)
+	return linesIn(ft.cu, rs)
 }
 
 // retval describes the return value at a return probe: rax for integer

@@ -33,6 +33,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 		funcs:   map[string]*funcInfo{},
 		helpers: map[*cc.Declarator]int64{},
 		strs:    map[string]string{},
+		names:   map[string]bool{},
 		btf:     newBTFConv(),
 	}
 	defer func() {
@@ -69,6 +70,7 @@ type lowerer struct {
 	helpers map[*cc.Declarator]int64
 	strs    map[string]string
 	nstr    int
+	names   map[string]bool
 	btf     *btfConv
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
@@ -231,7 +233,7 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 		name := d.Name()
 		static := d.Linkage() != cc.External
 		if fn != nil {
-			name = fn.fi.name + "." + name
+			name = l.uniqueName(fn.fi.name + "." + name)
 			static = true
 		}
 		switch {
@@ -345,4 +347,15 @@ func helperID(d *cc.Declarator, id *cc.InitDeclarator) (int64, bool) {
 		return int64(v), true
 	}
 	return 0, false
+}
+
+// uniqueName returns name, or name.N when a static local of that name
+// already exists (libbpf's bpf_printk declares ____fmt at every call).
+func (l *lowerer) uniqueName(name string) string {
+	n := name
+	for i := 1; l.names[n]; i++ {
+		n = fmt.Sprintf("%s.%d", name, i)
+	}
+	l.names[n] = true
+	return n
 }
