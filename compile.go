@@ -11,6 +11,7 @@ import (
 
 	"github.com/cilium/ebpf"
 
+	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/codegen"
 	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/frontend"
@@ -45,6 +46,8 @@ type Options struct {
 	Probes []string
 	// Binds are --bind HANDLER.ARG=EXPR settings; they override SEC("config").
 	Binds []string
+	// DefaultProbe is the probe of handlers that name none (--load PROBE).
+	DefaultProbe string
 }
 
 // Result is a compiled object.
@@ -89,8 +92,16 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	stage = "binding"
+	var handlers []lower.Handler
+	if sh := lower.Inspect(u); len(sh.Config) > 0 || len(opts.Probes) > 0 || len(opts.Binds) > 0 || opts.DefaultProbe != "" {
+		handlers, err = bind.Resolve(sh, bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds, DefaultProbe: opts.DefaultProbe})
+		if err != nil {
+			return nil, err
+		}
+	}
 	stage = "lowering"
-	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu})
+	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu, Handlers: handlers})
 	if err != nil {
 		return nil, err
 	}

@@ -93,6 +93,11 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 		}
 		loc = Location{Kind: LocValue, Fetch: f, Size: t.Size}
 	}
+	if s.Return && loc.walk(func(f *Fetch) bool { return f.Start.Kind == SrcAddr }) {
+		// At a uretprobe ctx->ip is the return address in the caller, so
+		// static storage cannot be rebased on it.
+		return nil, &UnsupportedError{Site: label, Var: e.Text, Reason: "static storage cannot be located at a return probe"}
+	}
 	bd = &Binding{Site: s, Expr: e, Var: v, Type: t, Loc: loc}
 	if loc.UsesEntryValue() {
 		if bd.Entry, err = b.entryInfo(s, loc); err != nil {

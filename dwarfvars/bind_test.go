@@ -137,6 +137,9 @@ func TestDiagnostics(t *testing.T) {
 			t.Errorf("%s: %v, want PathError", bad, err)
 		}
 	}
+	if _, err := b.Bind(siteOf(t, b, "scale%return"), mustExpr(t, "global_counter")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("global at a return probe: %v", err)
+	}
 	_, err = b.Bind(siteOf(t, b, "fscale"), mustExpr(t, "x"))
 	var un *UnsupportedError
 	if !errors.As(err, &un) || un.Reg != "xmm0" || !errors.Is(err, ErrUnsupported) {

@@ -204,32 +204,73 @@ func (b *Binary) instances(p Probe, withInlined bool) ([]instance, error) {
 }
 
 // concreteOf finds the out-of-line and (optionally) inlined instances of
-// the subprogram DIE at off in its compile unit.
+// the subprogram DIE at off in its compile unit. A DIE without
+// DW_AT_inline is its own only instance; otherwise one raw scan of the
+// unit's DIEs finds the clones and inlined copies that refer to it, and
+// only their functions' trees are loaded.
 func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*funcTree), addInline func(instance)) error {
 	u, ok := b.unitOf(off)
 	if !ok {
 		return nil
 	}
-	r := b.dw.Reader()
-	r.Seek(u.start)
-	cuE, err := r.Next()
-	if err != nil || cuE == nil {
+	cuE, err := b.entryAt(u.start)
+	if err != nil {
 		return malformed("compile unit", err)
 	}
 	c, err := b.cuFor(cuE)
 	if err != nil {
 		return err
 	}
-	fs, err := b.functions(c)
+	self, err := b.entryAt(off)
 	if err != nil {
-		return err
+		return malformed("subprogram", err)
 	}
-	for _, f := range fs {
-		ft, err := b.tree(c, f.off)
+	if self.Val(dwarf.AttrInline) == nil {
+		if rg, err := b.dw.Ranges(self); err == nil && len(rg) > 0 {
+			ft, err := b.tree(c, off)
+			if err != nil {
+				return err
+			}
+			addTree(ft)
+		}
+		return nil
+	}
+	// Top-level functions holding a DIE whose abstract origin is off.
+	var holders []dwarf.Offset
+	r := b.dw.Reader()
+	r.Seek(u.start)
+	depth, top := 0, dwarf.Offset(0)
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return malformed("DIEs", err)
+		}
+		if e == nil || e.Offset >= u.end {
+			break
+		}
+		if e.Tag == 0 {
+			depth--
+			continue
+		}
+		if depth == 1 {
+			top = e.Offset
+		}
+		if o, ok := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset); ok && o == off &&
+			(e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine && withInlined) {
+			if len(holders) == 0 || holders[len(holders)-1] != top {
+				holders = append(holders, top)
+			}
+		}
+		if e.Children {
+			depth++
+		}
+	}
+	for _, h := range holders {
+		ft, err := b.tree(c, h)
 		if err != nil {
 			return err
 		}
-		if f.off == off || originOf(ft.root) == off {
+		if originOf(ft.root) == off && len(ft.root.Ranges) > 0 {
 			addTree(ft)
 		}
 		if withInlined {

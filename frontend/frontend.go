@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -69,7 +67,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	ast, err := translate(cfg, sources)
 	if err != nil {
-		return nil, convertErrors(path, err)
+		return nil, convertErrors(path, src, err)
 	}
 	return &Unit{File: path, AST: ast, Source: src}, nil
 }
@@ -85,44 +83,6 @@ func translate(cfg *cc.Config, sources []cc.Source) (ast *cc.AST, err error) {
 		}
 	}()
 	return cc.Translate(cfg, sources)
-}
-
-var ccErrLine = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
-
-// convertErrors rewrites cc's error text into positioned diagnostics,
-// dropping its internal origin tags.
-func convertErrors(path string, err error) diag.List {
-	var l diag.List
-	seen := map[string]bool{}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "TODO") || seen[line] {
-			continue
-		}
-		seen[line] = true
-		if m := ccErrLine.FindStringSubmatch(line); m != nil {
-			ln, _ := strconv.Atoi(m[2])
-			col, _ := strconv.Atoi(m[3])
-			l = append(l, diag.Diagnostic{File: m[1], Line: ln, Col: col, Msg: cleanMsg(m[4])})
-			continue
-		}
-		l = append(l, diag.Diagnostic{File: path, Msg: cleanMsg(line)})
-	}
-	if len(l) == 0 {
-		l = append(l, diag.Diagnostic{File: path, Msg: err.Error()})
-	}
-	if len(l) > diag.MaxErrors {
-		l = l[:diag.MaxErrors]
-	}
-	return l
-}
-
-// originTag matches cc's "(cc.go:123:)" style origin annotations.
-var originTag = regexp.MustCompile(`\s*\(?[a-z0-9_]+\.go:\d+:\)?:?`)
-
-func cleanMsg(s string) string {
-	s = originTag.ReplaceAllString(s, "")
-	return strings.TrimSpace(s)
 }
 
 func errnoText(err error) string {
@@ -146,7 +106,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	}
 	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(src)}}
 	if err := cc.Preprocess(cfg, sources, w); err != nil {
-		return convertErrors(path, err)
+		return convertErrors(path, src, err)
 	}
 	return nil
 }

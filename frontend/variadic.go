@@ -48,7 +48,10 @@ type sourceFS struct{ embedded fs.FS }
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
 
+var filesRead []string
+
 func (s sourceFS) Open(name string) (fs.File, error) {
+	filesRead = append(filesRead, name)
 	if strings.HasPrefix(name, include.Root+"/") {
 		f, err := s.embedded.Open(name)
 		if err != nil {

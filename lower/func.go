@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -55,10 +56,18 @@ func (l *lowerer) lowerFuncs() {
 			done[fi] = true
 		}
 	}
+	handlers := map[string]*Handler{}
+	for i := range l.opts.Handlers {
+		handlers[l.opts.Handlers[i].Name] = &l.opts.Handlers[i]
+	}
 	for len(queue) > 0 {
 		fi := queue[0]
 		queue = queue[1:]
-		l.lowerFunc(fi)
+		if h := handlers[fi.name]; h != nil {
+			l.lowerHandler(fi, h)
+			continue
+		}
+		l.lowerFunc(fi, nil)
 		for _, callee := range sortedKeys(fi.calls) {
 			if c := l.funcs[callee]; c != nil && !done[c] {
 				done[c] = true
@@ -67,13 +76,44 @@ func (l *lowerer) lowerFuncs() {
 		}
 	}
 	for _, fi := range l.order {
-		if done[fi] {
+		switch {
+		case handlers[fi.name] != nil:
+			l.m.Funcs = append(l.m.Funcs, fi.sites...)
+		case done[fi]:
 			l.m.Funcs = append(l.m.Funcs, fi.f)
 		}
 	}
 }
 
-func (l *lowerer) lowerFunc(fi *funcInfo) {
+// lowerHandler emits one program per probe site of a bound handler, plus
+// the entry-value helpers its bindings need.
+func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
+	ft := fi.decl.Type().(*cc.FunctionType)
+	if n := len(ft.Parameters()); n < 1 {
+		l.errorf(fi.decl, "handler %q must take the context (struct pt_regs *ctx) as its first parameter", fi.name)
+		return
+	}
+	for i := range h.Sites {
+		site := &h.Sites[i]
+		f := &ir.Func{Name: site.Name, Section: site.Section, Returns: fi.f.Returns, Pos: fi.f.Pos}
+		sfi := &funcInfo{name: fi.name, def: fi.def, decl: fi.decl, f: f, calls: fi.calls}
+		l.lowerFunc(sfi, site)
+		f.BTF.Name = site.Name
+		// The entry-value helper comes first: it must be attached before
+		// the probe that reads what it saves.
+		if site.EntrySection != "" {
+			for _, bd := range site.Bindings {
+				if bd != nil && bd.Entry != nil {
+					fi.sites = append(fi.sites, l.entryProgram(site.Name+"__entry", site.EntrySection, bd.Entry))
+					break
+				}
+			}
+		}
+		fi.sites = append(fi.sites, f)
+	}
+}
+
+func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 	ft := fi.decl.Type().(*cc.FunctionType)
 	fl := &fnLowerer{
 		l: l, fi: fi, f: fi.f,
@@ -86,8 +126,15 @@ func (l *lowerer) lowerFunc(fi *funcInfo) {
 	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static)
 	fl.b = fl.f.NewBlock()
 	fl.pos = l.pos(fi.decl)
+	params := ft.Parameters()
+	if site != nil {
+		// A bound handler keeps only ctx; the other parameters are
+		// fetched from the traced program's registers and memory.
+		fi.f.BTF.Type.(*btf.FuncProto).Params = fi.f.BTF.Type.(*btf.FuncProto).Params[:1]
+		params = params[:1]
+	}
 	// Parameters arrive in registers; aggregates were rejected earlier.
-	for _, p := range ft.Parameters() {
+	for _, p := range params {
 		r := fl.f.NewReg()
 		fl.f.Params = append(fl.f.Params, r)
 		d := p.Declarator
@@ -96,6 +143,9 @@ func (l *lowerer) lowerFunc(fi *funcInfo) {
 		}
 		lv := fl.declareLocal(d, p.Type())
 		fl.storeVar(lv, value{op: ir.R(r), t: p.Type()})
+	}
+	if site != nil {
+		fl.bindParams(fl.f.Params[0], ft.Parameters(), site)
 	}
 	fl.compound(fi.def.CompoundStatement)
 	if fl.b != nil {

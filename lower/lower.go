@@ -21,6 +21,8 @@ import (
 type Options struct {
 	OptLevel int
 	CPU      int
+	// Handlers binds probe handlers' extra parameters (see Handler).
+	Handlers []Handler
 }
 
 // Lower builds the IR module of u. Warnings are returned beside the module.
@@ -71,6 +73,8 @@ type lowerer struct {
 	strs    map[string]string
 	nstr    int
 	names   map[string]bool
+
+	hasErrMap, hasEntryMap bool
 	btf     *btfConv
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
@@ -96,6 +100,8 @@ type funcInfo struct {
 	decl  *cc.Declarator
 	f     *ir.Func
 	calls map[string]token.Position
+	// sites are the programs a bound handler became.
+	sites []*ir.Func
 }
 
 func (l *lowerer) pos(n cc.Node) ir.Pos {

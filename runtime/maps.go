@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/cilium/ebpf"
-	"github.com/cilium/ebpf/btf"
 )
 
 // maxDumpEntries bounds how many entries of one map are read at exit.
@@ -323,14 +322,6 @@ func jsonEntries(name string, ms *ebpf.MapSpec, es []entry, verbose bool) map[st
 		rows = append(rows, row)
 	}
 	return map[string]any{"type": "map", "name": name, "map_type": ms.Type.String(), "entries": rows}
-}
-
-// keyType and valueType of a spec, with qualifiers stripped.
-func resolved(t btf.Type) btf.Type {
-	if t == nil {
-		return nil
-	}
-	return skipQualifiers(t)
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

@@ -1,16 +1,99 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cilium/ebpf"
+
+	"github.com/bpfcc/bpfcc/dwarfvars"
+	"github.com/bpfcc/bpfcc/runtime"
 )
 
+var startTime = time.Now()
+
+// runLoad compiles (or reads) the object, then hands it to the runtime.
 func runLoad(cfg *config, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "bpfcc: --load is not available yet")
-	return exitUsage
+	var spec *ebpf.CollectionSpec
+	rtProbe := ""
+	if strings.HasSuffix(cfg.input, ".o") {
+		f, err := os.Open(cfg.input)
+		if err != nil {
+			fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+			return exitInput
+		}
+		defer f.Close()
+		spec, err = runtime.LoadSpec(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "bpfcc: %s: %v\n", cfg.input, err)
+			return exitInput
+		}
+		rtProbe = cfg.probe
+		if rtProbe != "" && cfg.binary != "" && !strings.Contains(rtProbe, "/") {
+			rtProbe = cfg.binary + ":" + rtProbe
+		}
+	} else {
+		opts := cfg.compileOptions()
+		opts.DefaultProbe = cfg.probe
+		cfg.warnings = true
+		res, err := compileWith(cfg, opts, stderr)
+		if err != nil {
+			return reportError(err, cfg, stderr)
+		}
+		spec = res.Spec
+	}
+	ropts := runtime.Options{
+		Probe: rtProbe, PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,
+		Iface: cfg.iface, Verbose: cfg.verbose, JSON: cfg.json, Start: startTime,
+		Stdout: stdout, Stderr: stderr,
+	}
+	if !strings.HasSuffix(cfg.input, ".o") {
+		ropts.SourcePath = cfg.input
+	}
+	if err := runtime.Run(context.Background(), spec, ropts); err != nil {
+		fmt.Fprintf(stderr, "bpfcc: %s\n", runtime.Describe(err))
+		return exitInput
+	}
+	return exitOK
 }
 
+// runVars lists the variables visible at a probe (--vars PROBE -x BIN).
 func runVars(cfg *config, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "bpfcc: --vars is not available yet")
-	return exitUsage
+	p, err := dwarfvars.ParseProbe(cfg.vars)
+	if err != nil {
+		fmt.Fprintf(stderr, "bpfcc: --vars %q: %v\n", cfg.vars, err)
+		return exitUsage
+	}
+	bin := p.Binary
+	if bin == "" {
+		bin = cfg.binary
+	}
+	if bin == "" {
+		fmt.Fprintln(stderr, "bpfcc: --vars needs the traced binary: -x BINARY (or a BINARY: prefix)")
+		return exitUsage
+	}
+	b, err := dwarfvars.Open(bin)
+	if err != nil {
+		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+		return exitInput
+	}
+	defer b.Close()
+	var buf bytes.Buffer
+	if err := b.WriteVars(&buf, p); err != nil {
+		var nf *dwarfvars.ProbeNotFoundError
+		if errors.As(err, &nf) {
+			fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+			return exitInput
+		}
+		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+		return exitInput
+	}
+	stdout.Write(buf.Bytes())
+	return exitOK
 }

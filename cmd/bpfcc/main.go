@@ -61,7 +61,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func compile(cfg *config, stderr io.Writer) (*bpfcc.Result, error) {
-	res, err := bpfcc.Compile(cfg.input, cfg.compileOptions())
+	return compileWith(cfg, cfg.compileOptions(), stderr)
+}
+
+func compileWith(cfg *config, opts bpfcc.Options, stderr io.Writer) (*bpfcc.Result, error) {
+	res, err := bpfcc.Compile(cfg.input, opts)
 	if res != nil && cfg.warnings {
 		printDiags(res.Warnings, cfg, stderr)
 	}

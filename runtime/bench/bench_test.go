@@ -108,13 +108,21 @@ func measure(b *testing.B, argv []string, pid int, addr uint64) (attach time.Dur
 		time.Sleep(50 * time.Microsecond)
 	}
 	attach = time.Since(start)
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
 	rssKB = peakRSS(cmd.Process.Pid)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
 	t := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	cmd.Wait()
-	exit = time.Since(t)
-	return
+	// bpftrace can miss a SIGINT that arrives while it finishes attaching:
+	// repeat it until the tool exits.
+	for {
+		cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case <-done:
+			return attach, rssKB, time.Since(t)
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 func peakRSS(pid int) int {

@@ -1,0 +1,299 @@
+// Package bind connects probe handlers to a traced binary: it reads the
+// SEC("config") and command-line bindings, resolves each probe to its sites
+// with dwarfvars, binds every extra handler parameter to a variable there,
+// and hands lower the result as []lower.Handler.
+package bind
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/dwarfvars"
+	"github.com/bpfcc/bpfcc/ir"
+	"github.com/bpfcc/bpfcc/lower"
+)
+
+// Options are the command-line settings.
+type Options struct {
+	// Binary is -x: the traced executable or library.
+	Binary string
+	// Probes are --probe HANDLER=PROBE.
+	Probes []string
+	// Binds are --bind HANDLER.ARG=EXPR.
+	Binds []string
+	// DefaultProbe (--load PROBE) is the probe of every handler that has
+	// none: a handler with extra parameters or one in a bare "uprobe",
+	// "uretprobe" or "kprobe" section.
+	DefaultProbe string
+}
+
+// bareProbeSection reports whether sec names a probe kind but no target.
+func bareProbeSection(sec string) bool {
+	switch sec {
+	case "uprobe", "uretprobe", "uprobe.s", "uretprobe.s", "kprobe", "kretprobe":
+		return true
+	}
+	return false
+}
+
+// Spec is one handler's binding request.
+type Spec struct {
+	Handler string
+	Probe   string
+	// Args maps a parameter to the expression bound to it.
+	Args map[string]string
+	Pos  ir.Pos
+}
+
+// ParseConfig parses SEC("config") text: entries "HANDLER: PROBE [ARG=EXPR
+// | ARG]..." separated by ';' or newlines.
+func ParseConfig(text string, pos ir.Pos) ([]Spec, error) {
+	var out []Spec
+	for _, entry := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '\n' }) {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		h, rest, ok := strings.Cut(entry, ":")
+		h = strings.TrimSpace(h)
+		if !ok || !isIdent(h) {
+			return nil, fmt.Errorf("config entry %q: want \"HANDLER: PROBE [ARG=EXPR]...\"", entry)
+		}
+		fields := strings.Fields(rest)
+		if len(fields) == 0 {
+			return nil, fmt.Errorf("config entry %q: no probe after %q", entry, h+":")
+		}
+		s := Spec{Handler: h, Probe: fields[0], Args: map[string]string{}, Pos: pos}
+		for _, f := range fields[1:] {
+			arg, expr, ok := strings.Cut(f, "=")
+			if !ok {
+				expr = arg
+			}
+			if !isIdent(arg) || expr == "" {
+				return nil, fmt.Errorf("config entry %q: bad binding %q (want ARG=EXPR or ARG)", entry, f)
+			}
+			s.Args[arg] = expr
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// specs merges the config strings with the command line (which wins).
+func specs(sh *lower.Shape, opts Options) (map[string]*Spec, diag.List) {
+	var dl diag.List
+	all := map[string]*Spec{}
+	for _, c := range sh.Config {
+		ss, err := ParseConfig(c.Text, c.Pos)
+		if err != nil {
+			dl = append(dl, diag.Diagnostic{File: c.Pos.File, Line: c.Pos.Line, Col: c.Pos.Col, Msg: err.Error()})
+			continue
+		}
+		for i := range ss {
+			all[ss[i].Handler] = &ss[i]
+		}
+	}
+	get := func(h string) *Spec {
+		s := all[h]
+		if s == nil {
+			s = &Spec{Handler: h, Args: map[string]string{}, Pos: sh.Pos[h]}
+			all[h] = s
+		}
+		return s
+	}
+	for _, p := range opts.Probes {
+		h, probe, ok := strings.Cut(p, "=")
+		if !ok || !isIdent(h) || probe == "" {
+			dl = append(dl, diag.Diagnostic{Msg: fmt.Sprintf("--probe %q: want HANDLER=PROBE", p)})
+			continue
+		}
+		get(h).Probe = probe
+	}
+	for _, b := range opts.Binds {
+		lhs, expr, ok := strings.Cut(b, "=")
+		h, arg, ok2 := strings.Cut(lhs, ".")
+		if !ok || !ok2 || !isIdent(h) || !isIdent(arg) || expr == "" {
+			dl = append(dl, diag.Diagnostic{Msg: fmt.Sprintf("--bind %q: want HANDLER.ARG=EXPR", b)})
+			continue
+		}
+		get(h).Args[arg] = expr
+	}
+	return all, dl
+}
+
+// Resolve binds every handler that has a probe or extra parameters.
+func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
+	all, dl := specs(sh, opts)
+	bins := map[string]*dwarfvars.Binary{}
+	defer func() {
+		for _, b := range bins {
+			b.Close()
+		}
+	}()
+	var out []lower.Handler
+	for _, name := range sortedNames(sh.Params) {
+		params := sh.Params[name]
+		s := all[name]
+		pos := sh.Pos[name]
+		if opts.DefaultProbe != "" && (s == nil || s.Probe == "") && (len(params) > 1 || bareProbeSection(sh.Section[name])) {
+			if s == nil {
+				s = &Spec{Handler: name, Args: map[string]string{}, Pos: pos}
+			}
+			s.Probe = opts.DefaultProbe
+			if strings.HasPrefix(sh.Section[name], "uretprobe") && !strings.HasSuffix(s.Probe, "%return") {
+				s.Probe += "%return"
+			}
+		}
+		errAt := func(format string, args ...any) {
+			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)})
+		}
+		if s == nil || s.Probe == "" {
+			if len(params) > 1 && s != nil && len(s.Args) > 0 {
+				errAt("handler %q has bindings but no probe: add it to SEC(\"config\") (\"%s: PROBE ...\") or pass --probe %s=PROBE", name, name, name)
+			}
+			continue
+		}
+		h, err := resolveHandler(name, params, s, opts, bins)
+		if err != nil {
+			errAt("%v", err)
+			continue
+		}
+		out = append(out, *h)
+	}
+	for name := range all {
+		if _, ok := sh.Params[name]; !ok && all[name].Probe != "" {
+			p := all[name].Pos
+			dl = append(dl, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("probe binding names handler %q, which is not defined in this file", name)})
+		}
+	}
+	if len(dl) > 0 {
+		return nil, dl
+	}
+	return out, nil
+}
+
+func sortedNames(m map[string][]string) []string {
+	var r []string
+	for k := range m {
+		r = append(r, k)
+	}
+	sort.Strings(r)
+	return r
+}
+
+func resolveHandler(name string, params []string, s *Spec, opts Options, bins map[string]*dwarfvars.Binary) (*lower.Handler, error) {
+	p, err := dwarfvars.ParseProbe(s.Probe)
+	if err != nil {
+		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
+	}
+	binary := p.Binary
+	if binary == "" {
+		binary = opts.Binary
+	}
+	extra := params[1:]
+	if len(params) == 0 {
+		return nil, fmt.Errorf("handler %q must take struct pt_regs *ctx as its first parameter", name)
+	}
+	if binary == "" {
+		if len(extra) > 0 {
+			return nil, fmt.Errorf("handler %q: binding arguments on the kernel probe %q needs the kernel's DWARF (vmlinux); bpfcc only reads traced user binaries (-x BINARY)", name, s.Probe)
+		}
+		return kernelHandler(name, p)
+	}
+	abs, err := filepath.Abs(binary)
+	if err != nil {
+		return nil, err
+	}
+	b := bins[abs]
+	if b == nil {
+		if b, err = dwarfvars.Open(abs); err != nil {
+			return nil, fmt.Errorf("handler %q: %w", name, err)
+		}
+		bins[abs] = b
+	}
+	sites, err := b.Resolve(p)
+	if err != nil {
+		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
+	}
+	h := &lower.Handler{Name: name}
+	for i, site := range sites {
+		hs := lower.HandlerSite{Name: name}
+		if len(sites) > 1 {
+			hs.Name = fmt.Sprintf("%s_%d", name, i+1)
+		}
+		sleep := false
+		var entry *dwarfvars.EntryInfo
+		for _, arg := range extra {
+			text := s.Args[arg]
+			if text == "" {
+				text = arg
+			}
+			e, err := dwarfvars.ParseExpr(text)
+			if err != nil {
+				return nil, fmt.Errorf("handler %q argument %q: %w", name, arg, err)
+			}
+			bd, err := b.Bind(site, e)
+			if err != nil {
+				return nil, fmt.Errorf("handler %q, probe %s, argument %q: %w", name, site, arg, err)
+			}
+			if bd.ReadsMemory() {
+				sleep = true
+			}
+			if bd.Entry != nil {
+				entry = bd.Entry
+			}
+			hs.Bindings = append(hs.Bindings, bd)
+		}
+		kind := "uprobe"
+		if site.Return {
+			kind = "uretprobe"
+		}
+		if sleep {
+			kind += ".s"
+		}
+		hs.Sleepable = sleep
+		if site.Return {
+			hs.Section = fmt.Sprintf("%s/%s:%s", kind, abs, site.Func)
+		} else {
+			hs.Section = fmt.Sprintf("%s/%s:%s+%#x", kind, abs, site.Func, site.FuncOffset)
+		}
+		if entry != nil {
+			hs.EntrySection = fmt.Sprintf("uprobe/%s:%s+%#x", abs, entry.Func, entry.FuncOffset)
+		}
+		h.Sites = append(h.Sites, hs)
+	}
+	return h, nil
+}
+
+// kernelHandler places a handler without bound arguments on a kprobe.
+func kernelHandler(name string, p dwarfvars.Probe) (*lower.Handler, error) {
+	hs := lower.HandlerSite{Name: name}
+	switch {
+	case p.Return:
+		hs.Section = "kretprobe/" + p.Func
+	case p.Kind == dwarfvars.ProbeFuncOffset:
+		hs.Section = fmt.Sprintf("kprobe/%s+%#x", p.Func, p.Offset)
+	case p.Kind == dwarfvars.ProbeFunc:
+		hs.Section = "kprobe/" + p.Func
+	default:
+		return nil, errors.New("kernel probes on source lines need the kernel's DWARF; use FUNC or FUNC+OFF")
+	}
+	return &lower.Handler{Name: name, Sites: []lower.HandlerSite{hs}}, nil
+}

@@ -1,0 +1,25 @@
+package frontend
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// xdpProgram is the corpus program that includes libbpf's headers and the
+// big linux/ UAPI headers (linux/bpf.h, bpf_helper_defs.h).
+var xdpProgram = filepath.Join("..", "tests", "testdata", "xdp_parse_counts.c")
+
+// BenchmarkParseXDP measures Parse (preprocess, parse, type-check) of
+// xdp_parse_counts.c, the compile-time target's program.
+func BenchmarkParseXDP(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(xdpProgram, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.NumGC)/float64(b.N), "gc/op")
+}

@@ -1,0 +1,409 @@
+package lower
+
+import (
+	"fmt"
+
+	"github.com/cilium/ebpf/asm"
+	"github.com/cilium/ebpf/btf"
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/dwarfvars"
+	"github.com/bpfcc/bpfcc/frontend"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// Handler is a probe handler whose extra parameters are bound to a traced
+// program's variables. Each Site becomes one program.
+type Handler struct {
+	Name  string
+	Sites []HandlerSite
+}
+
+// HandlerSite is one probe address of a handler.
+type HandlerSite struct {
+	// Name is the emitted program's name (the handler's, or with a suffix
+	// when a probe has several addresses).
+	Name    string
+	Section string
+	// Bindings holds one binding per extra parameter, in order.
+	Bindings []*dwarfvars.Binding
+	// Sleepable programs read tracee memory with bpf_copy_from_user.
+	Sleepable bool
+	// EntrySection is where the entry-value helper attaches, when a
+	// binding needs DW_OP_entry_value.
+	EntrySection string
+}
+
+// Shape is what the binder needs from a unit before lowering: the
+// SEC("config") strings and each function's parameter names.
+type Shape struct {
+	Config []ir.Config
+	// Params maps a defined function to its parameter names.
+	Params map[string][]string
+	// Pos is each function's position.
+	Pos map[string]ir.Pos
+	// Section is each function's SEC() name ("" for none).
+	Section map[string]string
+}
+
+// Inspect returns u's shape without lowering it.
+func Inspect(u *frontend.Unit) *Shape {
+	l := &lowerer{u: u, m: &ir.Module{}, globals: map[*cc.Declarator]*global{}, funcs: map[string]*funcInfo{},
+		helpers: map[*cc.Declarator]int64{}, strs: map[string]string{}, names: map[string]bool{}, btf: newBTFConv()}
+	sh := &Shape{Params: map[string][]string{}, Pos: map[string]ir.Pos{}, Section: map[string]string{}}
+	func() {
+		defer func() { recover() }()
+		l.collect()
+	}()
+	sh.Config = l.m.Config
+	for _, fi := range l.order {
+		ft := fi.decl.Type().(*cc.FunctionType)
+		var names []string
+		for _, p := range ft.Parameters() {
+			names = append(names, p.Name())
+		}
+		sh.Params[fi.name] = names
+		sh.Pos[fi.name] = fi.f.Pos
+		sh.Section[fi.name] = fi.f.Section
+	}
+	return sh
+}
+
+// entryMapName is the hash map where entry-value helpers save registers.
+const entryMapName = "__bpfcc_entry_regs"
+
+// errMapName counts failed tracee reads per program (index = site number).
+const errMapName = "__bpfcc_read_errors"
+
+// entryRegs is how many DWARF registers (0..16) an entry record holds.
+const entryRegs = 17
+
+// bindParams emits the prologue that fetches each bound parameter and
+// stores it into the parameter's local.
+func (fl *fnLowerer) bindParams(ctx ir.Reg, params []*cc.Parameter, site *HandlerSite) {
+	for i, bd := range site.Bindings {
+		p := params[i+1]
+		d := p.Declarator
+		if d == nil || d.Name() == "" || bd == nil {
+			continue
+		}
+		pt := p.Type()
+		if !isScalar(pt) {
+			fl.l.errorf(p, "handler %q parameter %q: only scalar and pointer parameters can be bound to traced variables", fl.fi.name, d.Name())
+			continue
+		}
+		first, start := fl.b, len(fl.b.Instrs)
+		raw := fl.fetchBinding(ctx, bd, site)
+		v := fl.convertBound(p, bd, raw)
+		lv := fl.declareLocal(d, pt)
+		fl.storeVar(lv, v)
+		if start < len(first.Instrs) {
+			first.Instrs[start].Note = bd.Describe()
+		}
+	}
+}
+
+// convertBound converts the fetched 64-bit value, which holds the traced
+// type's bytes, to the parameter's C type, warning about lossy bindings.
+func (fl *fnLowerer) convertBound(p *cc.Parameter, bd *dwarfvars.Binding, raw ir.Reg) value {
+	t := bd.Type
+	size := 8
+	signed := false
+	if t != nil {
+		size, signed = t.Size, t.Signed
+		if t.Float {
+			fl.l.errorf(p, "%s is floating point; BPF cannot convert it", bd.Expr.Text)
+		}
+	}
+	src := fl.l.u.AST.ULong
+	if signed {
+		src = fl.l.u.AST.Long
+	}
+	v := value{op: ir.R(raw), t: src}
+	if size > 0 && size < 8 {
+		v = fl.ext(ir.R(raw), size*8, signed, src)
+	}
+	pt := p.Type()
+	if ps := scalarSize(pt); size > 0 && ps < size {
+		fl.l.warnf(p, "binding %s (%d bytes) to %q (%s, %d bytes) loses data", bd.Expr.Text, size, p.Name(), pt, ps)
+	}
+	return fl.convert(v, pt)
+}
+
+// fetchBinding evaluates a binding's location into a register.
+func (fl *fnLowerer) fetchBinding(ctx ir.Reg, bd *dwarfvars.Binding, site *HandlerSite) ir.Reg {
+	loc := bd.Loc
+	switch loc.Kind {
+	case dwarfvars.LocValue:
+		return fl.fetch(ctx, loc.Fetch, bd, site)
+	case dwarfvars.LocMemory:
+		addr := fl.fetch(ctx, loc.Fetch, bd, site)
+		return fl.readTracee(addr, min(loc.Size, 8), site)
+	case dwarfvars.LocPieces:
+		acc := fl.toReg(value{op: ir.Imm(0)})
+		for _, pc := range loc.Pieces {
+			if pc.Offset >= 8 || pc.Loc.Kind == dwarfvars.LocOptimizedOut {
+				continue
+			}
+			var part ir.Reg
+			switch pc.Loc.Kind {
+			case dwarfvars.LocValue:
+				part = fl.fetch(ctx, pc.Loc.Fetch, bd, site)
+			case dwarfvars.LocMemory:
+				part = fl.readTracee(fl.fetch(ctx, pc.Loc.Fetch, bd, site), min(pc.Size, 8), site)
+			default:
+				continue
+			}
+			if pc.Size < 8 {
+				m := fl.tmp()
+				fl.andConst(m, part, int64(uint64(1)<<(8*pc.Size)-1))
+				part = m
+			}
+			if pc.Offset > 0 {
+				s := fl.tmp()
+				fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Lsh, Dst: s, A: ir.R(part), B: ir.Imm(int64(8 * pc.Offset))})
+				part = s
+			}
+			o := fl.tmp()
+			fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Or, Dst: o, A: ir.R(acc), B: ir.R(part)})
+			acc = o
+		}
+		return acc
+	}
+	fl.l.errorf(posNode{}, "handler %q: %s is optimized out at %s", fl.fi.name, bd.Expr.Text, bd.Site)
+	return fl.toReg(value{op: ir.Imm(0)})
+}
+
+var fetchALU = map[dwarfvars.Op]ir.ALU{
+	dwarfvars.OpAdd: ir.Add, dwarfvars.OpSub: ir.Sub, dwarfvars.OpMul: ir.Mul, dwarfvars.OpDiv: ir.SDiv,
+	dwarfvars.OpMod: ir.UMod, dwarfvars.OpAnd: ir.And, dwarfvars.OpOr: ir.Or, dwarfvars.OpXor: ir.Xor,
+	dwarfvars.OpShl: ir.Lsh, dwarfvars.OpShr: ir.Rsh, dwarfvars.OpShra: ir.Arsh,
+}
+
+var fetchCond = map[dwarfvars.Op]ir.Cond{
+	dwarfvars.OpEq: ir.Eq, dwarfvars.OpNe: ir.Ne, dwarfvars.OpLt: ir.Slt, dwarfvars.OpLe: ir.Sle,
+	dwarfvars.OpGt: ir.Sgt, dwarfvars.OpGe: ir.Sge,
+}
+
+// fetch lowers a dwarfvars.Fetch: its start value, then each step.
+func (fl *fnLowerer) fetch(ctx ir.Reg, f *dwarfvars.Fetch, bd *dwarfvars.Binding, site *HandlerSite) ir.Reg {
+	if f == nil {
+		return fl.toReg(value{op: ir.Imm(0)})
+	}
+	var v ir.Reg
+	switch f.Start.Kind {
+	case dwarfvars.SrcConst:
+		v = fl.toReg(value{op: ir.Imm(int64(f.Start.Value))})
+	case dwarfvars.SrcReg:
+		v = fl.ctxLoad(ctx, f.Start.RegsOff)
+	case dwarfvars.SrcAddr:
+		v = fl.addConst(fl.ctxLoad(ctx, ptRegsIP), f.Start.Offset)
+	case dwarfvars.SrcCFA:
+		v = fl.addConst(fl.ctxLoad(ctx, f.Start.RegsOff), f.Start.Offset)
+	case dwarfvars.SrcEntryValue:
+		v = fl.entryValue(ctx, f.Start.Reg, bd)
+	}
+	for _, s := range f.Steps {
+		var rhs ir.Operand = ir.Imm(s.Imm)
+		if s.Arg != nil {
+			rhs = ir.R(fl.fetch(ctx, s.Arg, bd, site))
+		} else if s.Imm < -1<<31 || s.Imm > 1<<31-1 {
+			rhs = ir.R(fl.toReg(value{op: ir.Imm(s.Imm)}))
+		}
+		r := fl.tmp()
+		switch {
+		case s.Op == dwarfvars.OpDeref:
+			r = fl.readTracee(v, s.Size, site)
+		case s.Op == dwarfvars.OpNeg:
+			fl.emit(&ir.Instr{Op: ir.OpNeg, Dst: r, A: ir.R(v)})
+		case s.Op == dwarfvars.OpNot:
+			fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Xor, Dst: r, A: ir.R(v), B: ir.Imm(-1)})
+		default:
+			if alu, ok := fetchALU[s.Op]; ok {
+				fl.emit(&ir.Instr{Op: ir.OpALU, ALU: alu, Dst: r, A: ir.R(v), B: rhs})
+			} else if c, ok := fetchCond[s.Op]; ok {
+				res := fl.materialize(func(yes, no *ir.Block) { fl.branch(c, ir.R(v), rhs, false, yes, no) }, fl.l.u.AST.Long)
+				r = fl.toReg(res)
+			}
+		}
+		v = r
+	}
+	return v
+}
+
+// ptRegsIP is the offset of ip in x86-64 struct pt_regs.
+const ptRegsIP = 128
+
+func (fl *fnLowerer) ctxLoad(ctx ir.Reg, off int) ir.Reg {
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(ctx), Off: int64(off), Size: 8, Space: ir.SpaceCtx})
+	return r
+}
+
+func (fl *fnLowerer) addConst(r ir.Reg, c int64) ir.Reg {
+	if c == 0 {
+		return r
+	}
+	d := fl.tmp()
+	op := ir.Imm(c)
+	if c < -1<<31 || c > 1<<31-1 {
+		op = ir.R(fl.toReg(value{op: op}))
+	}
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: d, A: ir.R(r), B: op})
+	return d
+}
+
+// readTracee reads size bytes of tracee memory at addr into a zeroed stack
+// slot and loads them. A failed read increments this program's counter in
+// the read-error map, so the runtime can report it instead of a silent 0.
+func (fl *fnLowerer) readTracee(addr ir.Reg, size int, site *HandlerSite) ir.Reg {
+	slot := fl.f.NewSlot("tracee", 8, 8)
+	fa := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: fa, Slot: slot})
+	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(fa), B: ir.Imm(0), Size: 8, Space: ir.SpaceStack})
+	helper := int64(asm.FnProbeReadUser)
+	name := "bpf_probe_read_user"
+	if site.Sleepable {
+		helper, name = int64(asm.FnCopyFromUser), "bpf_copy_from_user"
+	}
+	rc := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: rc, Imm: helper, Args: []ir.Operand{ir.R(fa), ir.Imm(int64(size)), ir.R(addr)}, Note: name})
+	fl.countReadError(rc)
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(fa), Size: size, Space: ir.SpaceStack})
+	fl.setFact(r, fact{zext: size * 8})
+	return r
+}
+
+// countReadError emits: if (rc < 0) counters[0]++.
+func (fl *fnLowerer) countReadError(rc ir.Reg) {
+	fl.l.needErrMap()
+	bad, ok := fl.f.NewBlock(), fl.f.NewBlock()
+	fl.branch(ir.Slt, ir.R(rc), ir.Imm(0), false, bad, ok)
+	fl.b = bad
+	key := fl.f.NewSlot("errkey", 4, 4)
+	ka := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
+	zero := fl.toReg(value{op: ir.Imm(0)})
+	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ka), B: ir.R(zero), Size: 4, Space: ir.SpaceStack})
+	m := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpMapPtr, Dst: m, Sym: errMapName})
+	val := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: val, Imm: int64(asm.FnMapLookupElem), Args: []ir.Operand{ir.R(m), ir.R(ka)}, Note: "bpf_map_lookup_elem"})
+	inc, done := fl.f.NewBlock(), ok
+	fl.branch(ir.Eq, ir.R(val), ir.Imm(0), false, done, inc)
+	fl.b = inc
+	one := fl.toReg(value{op: ir.Imm(1)})
+	fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicAdd, A: ir.R(val), B: ir.R(one), Size: 8})
+	fl.jump(done)
+	fl.b = ok
+}
+
+// entryValue looks up the register value saved at function entry.
+func (fl *fnLowerer) entryValue(ctx ir.Reg, dwarfReg int, bd *dwarfvars.Binding) ir.Reg {
+	fl.l.needEntryMap()
+	e := bd.Entry
+	if e == nil || dwarfReg < 0 || dwarfReg >= entryRegs {
+		fl.l.errorf(posNode{}, "%s needs the entry value of DWARF register %d, which bpfcc cannot save", bd.Expr.Text, dwarfReg)
+		return fl.toReg(value{op: ir.Imm(0)})
+	}
+	key := fl.f.NewSlot("entrykey", 16, 8)
+	ka := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
+	tid := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: tid, Imm: int64(asm.FnGetCurrentPidTgid), Note: "bpf_get_current_pid_tgid"})
+	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ka), B: ir.R(tid), Size: 8, Space: ir.SpaceStack})
+	cfa := fl.addConst(fl.ctxLoad(ctx, e.SiteCFA.RegsOff), e.SiteCFA.Offset)
+	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ka), B: ir.R(cfa), Off: 8, Size: 8, Space: ir.SpaceStack})
+	m := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpMapPtr, Dst: m, Sym: entryMapName})
+	val := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: val, Imm: int64(asm.FnMapLookupElem), Args: []ir.Operand{ir.R(m), ir.R(ka)}, Note: "bpf_map_lookup_elem"})
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: ir.Imm(0)})
+	have, join := fl.f.NewBlock(), fl.f.NewBlock()
+	fl.branch(ir.Ne, ir.R(val), ir.Imm(0), false, have, join)
+	fl.b = have
+	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(val), Off: int64(8 * dwarfReg), Size: 8, Space: ir.SpaceMapValue})
+	fl.jump(join)
+	fl.b = join
+	return r
+}
+
+func (l *lowerer) needErrMap() {
+	if l.hasErrMap {
+		return
+	}
+	l.hasErrMap = true
+	l.m.Maps = append(l.m.Maps, &ir.Map{Name: errMapName, BTF: l.mapStruct(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, 1, l.btf.intType("unsigned int", 4, btf.Unsigned), l.btf.intType("unsigned long", 8, btf.Unsigned))})
+}
+
+func (l *lowerer) needEntryMap() {
+	if l.hasEntryMap {
+		return
+	}
+	l.hasEntryMap = true
+	u64 := l.btf.intType("unsigned long", 8, btf.Unsigned)
+	key := &btf.Struct{Name: "bpfcc_entry_key", Size: 16, Members: []btf.Member{{Name: "tid", Type: u64}, {Name: "cfa", Type: u64, Offset: 64}}}
+	val := &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: u64, Nelems: entryRegs}
+	l.m.Maps = append(l.m.Maps, &ir.Map{Name: entryMapName, BTF: l.mapStruct(1 /* BPF_MAP_TYPE_HASH */, 16, 8*entryRegs, 10240, key, val)})
+}
+
+// mapStruct builds a BTF-defined map's anonymous struct.
+func (l *lowerer) mapStruct(typ, keySize, valSize, maxEntries uint32, key, val btf.Type) *btf.Struct {
+	intT := l.btf.intType("int", 4, btf.Signed)
+	idx := l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned)
+	num := func(n uint32) btf.Type { return &btf.Pointer{Target: &btf.Array{Index: idx, Type: intT, Nelems: n}} }
+	return &btf.Struct{Size: 32, Members: []btf.Member{
+		{Name: "type", Type: num(typ)},
+		{Name: "key", Type: &btf.Pointer{Target: key}, Offset: 64},
+		{Name: "value", Type: &btf.Pointer{Target: val}, Offset: 128},
+		{Name: "max_entries", Type: num(maxEntries), Offset: 192},
+	}}
+}
+
+// entryProgram builds the helper that saves the registers a site needs at
+// the function's entry, keyed by thread and the entry CFA.
+func (l *lowerer) entryProgram(name, section string, e *dwarfvars.EntryInfo) *ir.Func {
+	l.needEntryMap()
+	f := &ir.Func{Name: name, Section: section, Returns: true}
+	ctx := f.NewReg()
+	f.Params = []ir.Reg{ctx}
+	b := f.NewBlock()
+	emit := func(in *ir.Instr) { b.Instrs = append(b.Instrs, in) }
+	key := f.NewSlot("key", 16, 8)
+	val := f.NewSlot("regs", 8*entryRegs, 8)
+	ka, va := f.NewReg(), f.NewReg()
+	emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
+	emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: va, Slot: val})
+	for i := 0; i < entryRegs; i++ {
+		emit(&ir.Instr{Op: ir.OpStore, A: ir.R(va), B: ir.Imm(0), Off: int64(8 * i), Size: 8, Space: ir.SpaceStack})
+	}
+	for _, reg := range e.Regs {
+		off, ok := dwarfvars.RegsOffset(reg)
+		if !ok || reg >= entryRegs {
+			continue
+		}
+		r := f.NewReg()
+		emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(ctx), Off: int64(off), Size: 8, Space: ir.SpaceCtx})
+		emit(&ir.Instr{Op: ir.OpStore, A: ir.R(va), B: ir.R(r), Off: int64(8 * reg), Size: 8, Space: ir.SpaceStack})
+	}
+	tid := f.NewReg()
+	emit(&ir.Instr{Op: ir.OpCall, Dst: tid, Imm: int64(asm.FnGetCurrentPidTgid), Note: "bpf_get_current_pid_tgid"})
+	emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ka), B: ir.R(tid), Size: 8, Space: ir.SpaceStack})
+	cr := f.NewReg()
+	emit(&ir.Instr{Op: ir.OpLoad, Dst: cr, A: ir.R(ctx), Off: int64(e.EntryCFA.RegsOff), Size: 8, Space: ir.SpaceCtx})
+	cfa := f.NewReg()
+	emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: cfa, A: ir.R(cr), B: ir.Imm(e.EntryCFA.Offset)})
+	emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ka), B: ir.R(cfa), Off: 8, Size: 8, Space: ir.SpaceStack})
+	m := f.NewReg()
+	emit(&ir.Instr{Op: ir.OpMapPtr, Dst: m, Sym: entryMapName})
+	rc := f.NewReg()
+	emit(&ir.Instr{Op: ir.OpCall, Dst: rc, Imm: int64(asm.FnMapUpdateElem), Args: []ir.Operand{ir.R(m), ir.R(ka), ir.R(va), ir.Imm(0)}, Note: "bpf_map_update_elem"})
+	emit(&ir.Instr{Op: ir.OpRet, A: ir.Imm(0)})
+	ptRegs := &btf.Pointer{Target: &btf.Struct{Name: "pt_regs", Size: 168}}
+	f.BTF = &btf.Func{Name: name, Linkage: btf.GlobalFunc, Type: &btf.FuncProto{Return: l.btf.intType("int", 4, btf.Signed), Params: []btf.FuncParam{{Name: "ctx", Type: ptRegs}}}}
+	return f
+}
+
+var _ = fmt.Sprintf
