@@ -46,8 +46,12 @@ var funcPasses = []funcPass{
 	{"copyprop", propagateCopies, false},
 	{"frame", foldFrameAddrs, false},
 	{"fold2", foldConstants, false},
+	{"values", propagateValues, false},
 	{"dce", eliminateDeadCode, false},
 	{"cfg", simplifyCFG, false},
+	{"values2", propagateValues, false},
+	{"dce2", eliminateDeadCode, false},
+	{"cfg2", simplifyCFG, false},
 	{"legalize", legalize, true},
 	{"unreachable2", removeUnreachable, true},
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -18,28 +17,174 @@ import (
 // same macros written with "..." and "__VA_ARGS__" expand correctly, so
 // every file cc reads is served through rewriteNamedVariadics.
 
-var defineRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+\w+\(([^)]*)\)(?:[^\n]*\\\n)*[^\n]*`)
-var namedVariadic = regexp.MustCompile(`(\w+)[ \t]*\.\.\.[ \t]*$`)
-
 // rewriteNamedVariadics turns "#define M(a, args...) f(a, ##args)" into
-// "#define M(a, ...) f(a, ##__VA_ARGS__)", keeping line structure.
+// "#define M(a, ...) f(a, ##__VA_ARGS__)", keeping line structure. It runs
+// on every header cc reads, so it is a byte scan: a file with no "NAME...)"
+// (all but a few) costs one bytes.Index pass and is returned as is.
+//
+// A definition is a line "[ \t]*#[ \t]*define[ \t]+NAME(PARAMS)REST": PARAMS
+// runs to the first ')' (newlines included), REST to the end of the first
+// line after it not ending in a backslash. When PARAMS ends in
+// "WORD[ \t]*...[ \t]*", WORD... becomes "..." and each whole-word WORD in
+// ")REST" becomes __VA_ARGS__.
 func rewriteNamedVariadics(src []byte) []byte {
-	if !bytes.Contains(src, []byte("...")) || !bytes.Contains(src, []byte("define")) {
+	if !hasNamedVariadic(src) {
 		return src
 	}
-	return defineRe.ReplaceAllFunc(src, func(def []byte) []byte {
-		m := defineRe.FindSubmatchIndex(def)
-		params := string(def[m[2]:m[3]])
-		pm := namedVariadic.FindStringSubmatchIndex(params)
-		if pm == nil {
-			return def
+	var out []byte // nil until the first rewrite
+	done := 0      // src[:done] is in out
+	for line := 0; line < len(src); {
+		end, pOpen, pClose := scanDefine(src, line)
+		if end < 0 {
+			line = nextLine(src, line)
+			continue
 		}
-		name := params[pm[2]:pm[3]]
-		newParams := params[:pm[2]] + "..."
-		body := string(def[m[3]:])
-		body = regexp.MustCompile(`\b`+regexp.QuoteMeta(name)+`\b`).ReplaceAllString(body, "__VA_ARGS__")
-		return []byte(string(def[:m[2]]) + newParams + body)
-	})
+		if name, at := variadicParam(src[pOpen+1 : pClose]); name != nil {
+			out = append(out, src[done:pOpen+1+at]...)
+			out = append(out, "..."...)
+			out = appendReplacedWord(out, src[pClose:end], name, "__VA_ARGS__")
+			done = end
+		}
+		line = nextLine(src, end)
+	}
+	if out == nil {
+		return src
+	}
+	return append(out, src[done:]...)
+}
+
+// hasNamedVariadic reports whether src holds "WORD[ \t]*...[ \t]*)", which
+// any definition rewriteNamedVariadics changes contains.
+func hasNamedVariadic(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("..."))
+		if j < 0 {
+			return false
+		}
+		j += i
+		b := j - 1
+		for b >= 0 && (src[b] == ' ' || src[b] == '\t') {
+			b--
+		}
+		a := j + 3
+		for a < len(src) && (src[a] == ' ' || src[a] == '\t') {
+			a++
+		}
+		if b >= 0 && isWord(src[b]) && a < len(src) && src[a] == ')' {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// nextLine returns the offset after the '\n' at or after i, or len(src).
+func nextLine(src []byte, i int) int {
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(src)
+}
+
+// scanDefine matches a function-like #define starting at line, returning
+// the offsets of the end of its last line (before '\n'), its '(' and its
+// ')'; end is -1 when there is none.
+func scanDefine(src []byte, line int) (end, pOpen, pClose int) {
+	i := skipBlanks(src, line)
+	if i >= len(src) || src[i] != '#' {
+		return -1, 0, 0
+	}
+	i = skipBlanks(src, i+1)
+	if !bytes.HasPrefix(src[i:], []byte("define")) {
+		return -1, 0, 0
+	}
+	i += len("define")
+	if j := skipBlanks(src, i); j == i {
+		return -1, 0, 0
+	} else {
+		i = j
+	}
+	j := i
+	for j < len(src) && isWord(src[j]) {
+		j++
+	}
+	if j == i || j >= len(src) || src[j] != '(' {
+		return -1, 0, 0
+	}
+	pOpen = j
+	k := bytes.IndexByte(src[pOpen:], ')')
+	if k < 0 {
+		return -1, 0, 0
+	}
+	pClose = pOpen + k
+	end = pClose
+	for {
+		nl := bytes.IndexByte(src[end:], '\n')
+		if nl < 0 {
+			return len(src), pOpen, pClose
+		}
+		nl += end
+		if nl == end || src[nl-1] != '\\' {
+			return nl, pOpen, pClose
+		}
+		end = nl + 1
+	}
+}
+
+// variadicParam returns WORD and its offset when params ends in
+// "WORD[ \t]*...[ \t]*".
+func variadicParam(params []byte) (name []byte, at int) {
+	e := len(params)
+	for e > 0 && (params[e-1] == ' ' || params[e-1] == '\t') {
+		e--
+	}
+	if !bytes.HasSuffix(params[:e], []byte("...")) {
+		return nil, 0
+	}
+	e -= 3
+	for e > 0 && (params[e-1] == ' ' || params[e-1] == '\t') {
+		e--
+	}
+	at = e
+	for at > 0 && isWord(params[at-1]) {
+		at--
+	}
+	if at == e {
+		return nil, 0
+	}
+	return params[at:e], at
+}
+
+// appendReplacedWord appends s to out with each whole-word word replaced by
+// repl.
+func appendReplacedWord(out, s, word []byte, repl string) []byte {
+	done := 0
+	for i := 0; ; {
+		j := bytes.Index(s[i:], word)
+		if j < 0 {
+			return append(out, s[done:]...)
+		}
+		j += i
+		k := j + len(word)
+		if (j > 0 && isWord(s[j-1])) || (k < len(s) && isWord(s[k])) {
+			i = j + 1
+			continue
+		}
+		out = append(out, s[done:j]...)
+		out = append(out, repl...)
+		done, i = k, k
+	}
+}
+
+func skipBlanks(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// isWord reports whether c is in regexp's \w: [0-9A-Za-z_].
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // sourceFS serves bpfcc's embedded headers and host files, rewriting
@@ -48,10 +193,7 @@ type sourceFS struct{ embedded fs.FS }
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
 
-var filesRead []string
-
 func (s sourceFS) Open(name string) (fs.File, error) {
-	filesRead = append(filesRead, name)
 	if strings.HasPrefix(name, include.Root+"/") {
 		f, err := s.embedded.Open(name)
 		if err != nil {

@@ -127,6 +127,7 @@ func (l *lowerer) checkRecursion() {
 		black
 	)
 	color := map[string]int{}
+	found := false
 	var visit func(fi *funcInfo) bool
 	visit = func(fi *funcInfo) bool {
 		color[fi.name] = grey
@@ -140,18 +141,19 @@ func (l *lowerer) checkRecursion() {
 				} else {
 					l.errorf(posNode{p}, "call from %q to %q makes a recursive cycle: recursion is not allowed in BPF", fi.name, callee)
 				}
-				return true
+				found = true
 			case white:
-				if visit(c) {
-					return true
-				}
+				visit(c)
+			}
+			if found {
+				break
 			}
 		}
 		color[fi.name] = black
-		return false
+		return found
 	}
 	for _, fi := range l.order {
-		if color[fi.name] == white {
+		if color[fi.name] == white && !found {
 			visit(fi)
 		}
 	}

@@ -171,7 +171,7 @@ func (l *lowerer) version(d *cc.Declarator, id *cc.InitDeclarator) {
 }
 
 // btfMap records a BTF-defined map (struct {...} name SEC(".maps")).
-func (l *lowerer) btfMap(d *cc.Declarator, name string, static bool) {
+func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, static bool) {
 	t := d.Type()
 	bt, ok := l.btf.typ(t).(*btf.Struct)
 	if !ok {
@@ -184,8 +184,48 @@ func (l *lowerer) btfMap(d *cc.Declarator, name string, static bool) {
 		return
 	}
 	mp := &ir.Map{Name: name, Static: static, BTF: bt, Pos: l.pos(d)}
+	if id != nil && id.Initializer != nil && id.Initializer.Case == cc.InitializerInitList {
+		// Map-in-map and prog-array initialisers: .values = { [i] = &map }.
+		for _, x := range leaves(id.Initializer.InitializerList, nil) {
+			if pe := ident(stripAddr(x.e)); pe != nil {
+				if g, ok := l.globals[declOf(pe)]; ok && g.isMap {
+					mp.Inner = append(mp.Inner, ir.MapInit{Off: int(x.off), Sym: g.name})
+					continue
+				}
+			}
+			if c, ok := constValue(x.e); ok && c == 0 {
+				continue
+			}
+			l.errorf(x.e, "map %q: only pointers to other maps can initialise a map definition", d.Name())
+		}
+	}
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
 	l.m.Maps = append(l.m.Maps, mp)
+}
+
+// stripAddr looks through casts and one & to the operand.
+func stripAddr(e cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		switch x := e.(type) {
+		case *cc.CastExpression:
+			if x.Case == cc.CastExpressionCast {
+				e = x.CastExpression
+				continue
+			}
+			e = x.UnaryExpression
+			continue
+		case *cc.UnaryExpression:
+			if x.Case == cc.UnaryExpressionAddrof {
+				return x.CastExpression
+			}
+		}
+		return e
+	}
+}
+
+func declOf(pe *cc.PrimaryExpression) *cc.Declarator {
+	d, _ := pe.ResolvedTo().(*cc.Declarator)
+	return d
 }
 
 // legacyMap converts struct bpf_map_def SEC("maps") into a BTF-defined map.

@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"strings"
+
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
@@ -98,6 +100,15 @@ func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
 		f := &ir.Func{Name: site.Name, Section: site.Section, Returns: fi.f.Returns, Pos: fi.f.Pos}
 		sfi := &funcInfo{name: fi.name, def: fi.def, decl: fi.decl, f: f, calls: fi.calls}
 		l.lowerFunc(sfi, site)
+		if site.Sleepable && !l.sleepableOK(f) {
+			// A map type sleepable programs cannot use: read tracee memory
+			// with bpf_probe_read_user from a normal uprobe instead.
+			site.Sleepable = false
+			site.Section = strings.Replace(site.Section, ".s/", "/", 1)
+			f = &ir.Func{Name: site.Name, Section: site.Section, Returns: fi.f.Returns, Pos: fi.f.Pos}
+			sfi.f = f
+			l.lowerFunc(sfi, site)
+		}
 		f.BTF.Name = site.Name
 		// The entry-value helper comes first: it must be attached before
 		// the probe that reads what it saves.
@@ -251,4 +262,35 @@ func (fl *fnLowerer) setPos(n cc.Node) {
 			fl.pos = p
 		}
 	}
+}
+
+// sleepableMapTypes are the map types the kernel lets sleepable programs
+// use (check_map_prog_compatibility).
+var sleepableMapTypes = map[uint32]bool{1: true, 2: true, 5: true, 6: true, 9: true, 10: true, 12: true, 13: true,
+	27: true, 28: true, 29: true, 31: true, 32: true, 33: true}
+
+// sleepableOK reports whether every map f uses may be used when sleeping.
+func (l *lowerer) sleepableOK(f *ir.Func) bool {
+	types := map[string]uint32{}
+	for _, m := range l.m.Maps {
+		for _, mem := range m.BTF.Members {
+			if mem.Name == "type" {
+				if p, ok := mem.Type.(*btf.Pointer); ok {
+					if a, ok := p.Target.(*btf.Array); ok {
+						types[m.Name] = a.Nelems
+					}
+				}
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMapPtr {
+				if t, ok := types[in.Sym]; ok && !sleepableMapTypes[t] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

@@ -75,7 +75,7 @@ type lowerer struct {
 	names   map[string]bool
 
 	hasErrMap, hasEntryMap bool
-	btf     *btfConv
+	btf                    *btfConv
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
 }
@@ -244,7 +244,7 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 		}
 		switch {
 		case sec == ".maps":
-			l.btfMap(d, name, static)
+			l.btfMap(d, id, name, static)
 		case sec == "maps":
 			l.legacyMap(d, id, name, static)
 		case name == "_license" || sec == "license":

@@ -40,7 +40,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			lv.off += fieldOffset(f)
 			lv.t, lv.field = t, f
 			return lv
-			case cc.PostfixExpressionPSelect:
+		case cc.PostfixExpressionPSelect:
 			p := fl.rvalue(x.PostfixExpression)
 			f := x.Field()
 			return lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}

@@ -1,0 +1,31 @@
+package bind
+
+import (
+	"testing"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+func TestParseConfig(t *testing.T) {
+	ss, err := ParseConfig("prog: func:12 vara=localvara cnt=st->count\n other: /bin/x:main+0x10 n ; third: f%return", ir.Pos{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 3 {
+		t.Fatalf("got %d specs", len(ss))
+	}
+	if ss[0].Handler != "prog" || ss[0].Probe != "func:12" || ss[0].Args["vara"] != "localvara" || ss[0].Args["cnt"] != "st->count" {
+		t.Errorf("spec 0 = %+v", ss[0])
+	}
+	if ss[1].Probe != "/bin/x:main+0x10" || ss[1].Args["n"] != "n" {
+		t.Errorf("spec 1 = %+v", ss[1])
+	}
+	if ss[2].Handler != "third" || ss[2].Probe != "f%return" {
+		t.Errorf("spec 2 = %+v", ss[2])
+	}
+	for _, bad := range []string{"noprobe:", "1bad: f", "h: f =x", "justtext"} {
+		if _, err := ParseConfig(bad, ir.Pos{}); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,528 @@
+package codegen
+
+import (
+	"slices"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// propagateValues is a global forward dataflow over the (non-SSA) IR that
+// tracks, per register, a known constant or a known stack address (slot +
+// offset), and, per stack object whose address never escapes, the values
+// stored at constant offsets. With the fixpoint it
+//
+//   - replaces uses of registers holding known constants with immediates and
+//     decides branches on them (also for registers defined more than once,
+//     such as loop counters after unrolling);
+//   - turns address computations into single frame addresses and accesses
+//     through them into slot-addressed (R10-relative) ones;
+//   - folds differences and comparisons of addresses in the same object;
+//   - forwards stored values to later loads of the same bytes;
+//   - deletes the stores to non-escaping objects that are never loaded.
+//
+// An object escapes when its address (or a value derived from it) is stored
+// to memory, passed to a call, returned or used by an atomic as a value.
+func propagateValues(f *ir.Func, _ *passCtx) {
+	if len(f.Blocks) == 0 {
+		return
+	}
+	va := newValueAnalysis(f)
+	va.solve()
+	va.rewrite()
+	va.deadStores()
+}
+
+type vkind uint8
+
+const (
+	vUnknown vkind = iota
+	vConst
+	vFrame
+)
+
+// aval is the abstract value of a register.
+type aval struct {
+	k    vkind
+	c    int64 // the constant, or the offset within slot
+	slot *ir.Slot
+}
+
+// memEnt says that Size bytes at slot+off hold val (an immediate, or the
+// value of a register not redefined since the store).
+type memEnt struct {
+	slot *ir.Slot
+	off  int64
+	size int
+	val  ir.Operand
+}
+
+// vstate is the dataflow fact at a program point. A nil *vstate means the
+// point has not been reached yet.
+type vstate struct {
+	regs map[ir.Reg]aval
+	mem  []memEnt
+}
+
+func (s *vstate) clone() *vstate {
+	n := &vstate{regs: make(map[ir.Reg]aval, len(s.regs)), mem: slices.Clone(s.mem)}
+	for k, v := range s.regs {
+		n.regs[k] = v
+	}
+	return n
+}
+
+// meet keeps what s and o agree on; it reports whether s changed.
+func (s *vstate) meet(o *vstate) bool {
+	changed := false
+	for k, v := range s.regs {
+		if ov, ok := o.regs[k]; !ok || ov != v {
+			delete(s.regs, k)
+			changed = true
+		}
+	}
+	kept := s.mem[:0]
+	for _, e := range s.mem {
+		if slices.Contains(o.mem, e) {
+			kept = append(kept, e)
+		} else {
+			changed = true
+		}
+	}
+	s.mem = kept
+	return changed
+}
+
+type valueAnalysis struct {
+	f       *ir.Func
+	in      []*vstate
+	taint   map[ir.Reg]map[*ir.Slot]bool
+	escaped map[*ir.Slot]bool
+}
+
+func newValueAnalysis(f *ir.Func) *valueAnalysis {
+	renumber(f)
+	va := &valueAnalysis{f: f, in: make([]*vstate, len(f.Blocks))}
+	va.escapes()
+	return va
+}
+
+// escapes computes which slots each register may point into
+// (flow-insensitively) and which slots escape.
+func (va *valueAnalysis) escapes() {
+	va.taint = map[ir.Reg]map[*ir.Slot]bool{}
+	va.escaped = map[*ir.Slot]bool{}
+	add := func(d ir.Reg, s *ir.Slot) bool {
+		m := va.taint[d]
+		if m == nil {
+			m = map[*ir.Slot]bool{}
+			va.taint[d] = m
+		}
+		if m[s] {
+			return false
+		}
+		m[s] = true
+		return true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range va.f.Blocks {
+			for _, in := range b.Instrs {
+				switch in.Op {
+				case ir.OpFrameAddr:
+					changed = add(in.Dst, in.Slot) || changed
+				case ir.OpMov, ir.OpALU, ir.OpNeg, ir.OpExt, ir.OpBswap:
+					for _, o := range []ir.Operand{in.A, in.B} {
+						if !o.IsImm {
+							for s := range va.taint[o.Reg] {
+								changed = add(in.Dst, s) || changed
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	esc := func(o ir.Operand) {
+		if !o.IsImm {
+			for s := range va.taint[o.Reg] {
+				va.escaped[s] = true
+			}
+		}
+	}
+	for _, b := range va.f.Blocks {
+		for _, in := range b.Instrs {
+			switch in.Op {
+			case ir.OpStore:
+				esc(in.B)
+			case ir.OpAtomic:
+				esc(in.B)
+				esc(in.C)
+			case ir.OpCall, ir.OpCallFunc:
+				for _, a := range in.Args {
+					esc(a)
+				}
+			case ir.OpRet:
+				esc(in.A)
+			}
+		}
+	}
+}
+
+func (va *valueAnalysis) tracked(s *ir.Slot) bool { return s != nil && !va.escaped[s] }
+
+// solve iterates the transfer functions to a fixpoint.
+func (va *valueAnalysis) solve() {
+	entry := &vstate{regs: map[ir.Reg]aval{}}
+	va.in[0] = entry
+	work := []int{0}
+	queued := make([]bool, len(va.f.Blocks))
+	queued[0] = true
+	for len(work) > 0 {
+		bi := work[0]
+		work = work[1:]
+		queued[bi] = false
+		st := va.in[bi].clone()
+		b := va.f.Blocks[bi]
+		for _, in := range b.Instrs {
+			va.transfer(st, in, false)
+		}
+		for _, s := range va.succs(b, st) {
+			changed := false
+			if va.in[s.ID] == nil {
+				va.in[s.ID] = st.clone()
+				changed = true
+			} else {
+				changed = va.in[s.ID].meet(st)
+			}
+			if changed && !queued[s.ID] {
+				queued[s.ID] = true
+				work = append(work, s.ID)
+			}
+		}
+	}
+}
+
+// succs returns the successors control may reach from b in state st (the
+// state after b's last instruction): a decided branch has one.
+func (va *valueAnalysis) succs(b *ir.Block, st *vstate) []*ir.Block {
+	t := b.Term()
+	if t != nil && t.Op == ir.OpBranch {
+		if taken, ok := va.decide(st, t); ok {
+			if taken {
+				return []*ir.Block{t.Then}
+			}
+			return []*ir.Block{t.Else}
+		}
+	}
+	return b.Succs()
+}
+
+func (va *valueAnalysis) val(st *vstate, o ir.Operand) aval {
+	if o.IsImm {
+		return aval{k: vConst, c: o.Imm}
+	}
+	return st.regs[o.Reg]
+}
+
+// decide evaluates a branch whose outcome is known in st.
+func (va *valueAnalysis) decide(st *vstate, t *ir.Instr) (bool, bool) {
+	a, b := va.val(st, t.A), va.val(st, t.B)
+	switch {
+	case a.k == vConst && b.k == vConst:
+		return evalCond(t.Cond, t.W32, a.c, b.c), true
+	case a.k == vFrame && b.k == vFrame && a.slot == b.slot && !t.W32 && a.c >= 0 && b.c >= 0 && t.Cond != ir.Set:
+		return evalCond(t.Cond, false, a.c, b.c), true
+	case !t.W32 && (t.Cond == ir.Eq || t.Cond == ir.Ne) &&
+		((a.k == vFrame && b.k == vConst && b.c == 0) || (b.k == vFrame && a.k == vConst && a.c == 0)):
+		return t.Cond == ir.Ne, true // a stack address is never NULL
+	}
+	return false, false
+}
+
+// address resolves the address of a memory access to slot + offset.
+func (va *valueAnalysis) address(st *vstate, in *ir.Instr) (*ir.Slot, int64, bool) {
+	if in.Slot != nil {
+		return in.Slot, in.Off, true
+	}
+	if a := va.val(st, in.A); a.k == vFrame {
+		return a.slot, a.c + in.Off, true
+	}
+	return nil, 0, false
+}
+
+// clobber forgets what is known about the bytes [off, off+size) of s, or
+// about all of s when size is 0.
+func clobber(st *vstate, s *ir.Slot, off int64, size int) {
+	kept := st.mem[:0]
+	for _, e := range st.mem {
+		if e.slot == s && (size == 0 || (e.off < off+int64(size) && off < e.off+int64(e.size))) {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	st.mem = kept
+}
+
+// loadValue looks up size bytes at s+off: an immediate (already extended
+// as the load asks), a register stored with the same size, or nothing.
+func loadValue(st *vstate, s *ir.Slot, off int64, size int, signed bool) (ir.Operand, bool) {
+	for _, e := range st.mem {
+		if e.slot == s && e.off == off && e.size == size && !e.val.IsImm {
+			return e.val, true
+		}
+	}
+	var v uint64
+	for i := 0; i < size; i++ {
+		found := false
+		for _, e := range st.mem {
+			p := off + int64(i)
+			if e.slot == s && e.val.IsImm && e.off <= p && p < e.off+int64(e.size) {
+				v |= (uint64(e.val.Imm) >> (8 * (p - e.off)) & 0xff) << (8 * i)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return ir.Operand{}, false
+		}
+	}
+	return ir.Imm(evalExt(int64(v), size*8, signed)), true
+}
+
+// transfer applies in to st. With rewrite set it also simplifies in.
+func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
+	if rewrite {
+		va.simplify(st, in)
+	}
+	res := aval{}
+	switch in.Op {
+	case ir.OpMov:
+		res = va.val(st, in.A)
+	case ir.OpALU:
+		res = va.evalALU(st, in)
+	case ir.OpNeg:
+		if a := va.val(st, in.A); a.k == vConst {
+			res = aval{k: vConst, c: evalALU(ir.Sub, in.W32, 0, a.c)}
+		}
+	case ir.OpExt:
+		if a := va.val(st, in.A); a.k == vConst {
+			res = aval{k: vConst, c: evalExt(a.c, in.Bits, in.Signed)}
+		}
+	case ir.OpBswap:
+		if a := va.val(st, in.A); a.k == vConst {
+			res = aval{k: vConst, c: evalBswap(a.c, in.Bits)}
+		}
+	case ir.OpFrameAddr:
+		res = aval{k: vFrame, slot: in.Slot, c: in.Off}
+	case ir.OpLoad:
+		if s, off, ok := va.address(st, in); ok && va.tracked(s) {
+			if v, ok := loadValue(st, s, off, in.Size, in.Signed); ok {
+				if v.IsImm {
+					res = aval{k: vConst, c: v.Imm}
+				} else if in.Size == 8 {
+					res = st.regs[v.Reg]
+				}
+			}
+		}
+	case ir.OpStore:
+		if s, off, ok := va.address(st, in); ok {
+			if va.tracked(s) {
+				clobber(st, s, off, in.Size)
+				v := in.B
+				if b := va.val(st, in.B); b.k == vConst {
+					v = ir.Imm(b.c)
+				}
+				st.mem = append(st.mem, memEnt{slot: s, off: off, size: in.Size, val: v})
+			}
+		} else {
+			va.clobberTainted(st, in.A)
+		}
+	case ir.OpAtomic:
+		if s, off, ok := va.address(st, in); ok {
+			clobber(st, s, off, in.Size)
+		} else {
+			va.clobberTainted(st, in.A)
+		}
+	}
+	if d := in.Dst; d != 0 {
+		delete(st.regs, d)
+		kept := st.mem[:0]
+		for _, e := range st.mem {
+			if e.val.IsImm || e.val.Reg != d {
+				kept = append(kept, e)
+			}
+		}
+		st.mem = kept
+		if res.k != vUnknown {
+			st.regs[d] = res
+		}
+	}
+}
+
+func (va *valueAnalysis) clobberTainted(st *vstate, a ir.Operand) {
+	if a.IsImm {
+		return
+	}
+	for s := range va.taint[a.Reg] {
+		clobber(st, s, 0, 0)
+	}
+}
+
+func (va *valueAnalysis) evalALU(st *vstate, in *ir.Instr) aval {
+	a, b := va.val(st, in.A), va.val(st, in.B)
+	switch {
+	case a.k == vConst && b.k == vConst:
+		if (in.ALU == ir.SDiv || in.ALU == ir.SMod || in.ALU == ir.UDiv || in.ALU == ir.UMod) && b.c == 0 {
+			return aval{}
+		}
+		return aval{k: vConst, c: evalALU(in.ALU, in.W32, a.c, b.c)}
+	case in.W32:
+		return aval{}
+	case in.ALU == ir.Add && a.k == vFrame && b.k == vConst:
+		return aval{k: vFrame, slot: a.slot, c: a.c + b.c}
+	case in.ALU == ir.Add && b.k == vFrame && a.k == vConst:
+		return aval{k: vFrame, slot: b.slot, c: a.c + b.c}
+	case in.ALU == ir.Sub && a.k == vFrame && b.k == vConst:
+		return aval{k: vFrame, slot: a.slot, c: a.c - b.c}
+	case in.ALU == ir.Sub && a.k == vFrame && b.k == vFrame && a.slot == b.slot:
+		return aval{k: vConst, c: a.c - b.c}
+	}
+	return aval{}
+}
+
+// rewrite simplifies every reachable instruction using the fixpoint.
+func (va *valueAnalysis) rewrite() {
+	for bi, b := range va.f.Blocks {
+		if va.in[bi] == nil {
+			continue
+		}
+		st := va.in[bi].clone()
+		for _, in := range b.Instrs {
+			va.transfer(st, in, true)
+		}
+	}
+}
+
+// simplify rewrites in given the state before it.
+func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
+	subst := func(o *ir.Operand) {
+		if v := va.val(st, *o); !o.IsImm && v.k == vConst {
+			*o = ir.Imm(v.c)
+		}
+	}
+	switch in.Op {
+	case ir.OpLoad, ir.OpStore, ir.OpAtomic:
+		if in.Slot == nil && !in.A.IsImm {
+			if a := va.val(st, in.A); a.k == vFrame && in.A.Reg != in.Dst {
+				in.Slot, in.Off, in.A, in.Space = a.slot, a.c+in.Off, ir.Operand{}, ir.SpaceStack
+			}
+		}
+	}
+	switch in.Op {
+	case ir.OpLoad:
+		if s, off, ok := va.address(st, in); ok && va.tracked(s) {
+			if v, ok := loadValue(st, s, off, in.Size, in.Signed); ok {
+				switch {
+				case v.IsImm || in.Size == 8:
+					*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: v, Pos: in.Pos, Note: in.Note}
+				default:
+					*in = ir.Instr{Op: ir.OpExt, Dst: in.Dst, A: v, Bits: in.Size * 8, Signed: in.Signed, Pos: in.Pos, Note: in.Note}
+				}
+				va.simplify(st, in)
+				return
+			}
+		}
+	case ir.OpStore:
+		narrowStack := in.Size < 8 && (in.Slot != nil || in.Space == ir.SpaceStack)
+		if !narrowStack {
+			subst(&in.B)
+		}
+	case ir.OpAtomic:
+		subst(&in.B)
+		if in.Atomic == ir.AtomicCmpXchg {
+			subst(&in.C)
+		}
+	case ir.OpBranch:
+		if taken, ok := va.decide(st, in); ok {
+			t := in.Else
+			if taken {
+				t = in.Then
+			}
+			*in = ir.Instr{Op: ir.OpJump, Then: t, Pos: in.Pos, Note: in.Note}
+			return
+		}
+		forEachUse(in, subst)
+	case ir.OpFrameAddr:
+	default:
+		if in.Dst != 0 && pure(in) {
+			var v aval
+			switch in.Op {
+			case ir.OpALU:
+				v = va.evalALU(st, in)
+			case ir.OpMov:
+				v = va.val(st, in.A)
+			}
+			switch v.k {
+			case vConst:
+				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.Imm(v.c), Pos: in.Pos, Note: in.Note}
+				return
+			case vFrame:
+				if in.Op == ir.OpALU {
+					*in = ir.Instr{Op: ir.OpFrameAddr, Dst: in.Dst, Slot: v.slot, Off: v.c, Pos: in.Pos, Note: in.Note}
+					return
+				}
+			}
+		}
+		forEachUse(in, subst)
+		foldInstr(in)
+	}
+}
+
+// deadStores deletes stores to non-escaping slots that nothing loads.
+func (va *valueAnalysis) deadStores() {
+	read := map[*ir.Slot]bool{}
+	for _, b := range va.f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != ir.OpLoad && in.Op != ir.OpAtomic {
+				continue
+			}
+			if in.Slot != nil {
+				read[in.Slot] = true
+			} else if !in.A.IsImm {
+				for s := range va.taint[in.A.Reg] {
+					read[s] = true
+				}
+			}
+		}
+	}
+	dead := func(in *ir.Instr) bool {
+		if in.Op != ir.OpStore {
+			return false
+		}
+		if in.Slot != nil {
+			return va.tracked(in.Slot) && !read[in.Slot]
+		}
+		if in.A.IsImm || len(va.taint[in.A.Reg]) == 0 {
+			return false
+		}
+		for s := range va.taint[in.A.Reg] {
+			if !va.tracked(s) || read[s] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, b := range va.f.Blocks {
+		kept := b.Instrs[:0]
+		note := ""
+		for _, in := range b.Instrs {
+			if dead(in) {
+				note = joinNotes(note, in.Note) // moves to the next instruction
+				continue
+			}
+			in.Note, note = joinNotes(note, in.Note), ""
+			kept = append(kept, in)
+		}
+		b.Instrs = kept
+	}
+}

@@ -1,0 +1,165 @@
+package lower
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/frontend"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+func lowerSource(t *testing.T, src string) (*ir.Module, error) {
+	t.Helper()
+	u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	m, _, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+	return m, err
+}
+
+func funcText(t *testing.T, m *ir.Module, name string) string {
+	t.Helper()
+	for _, f := range m.Funcs {
+		if f.Name == name {
+			return f.String()
+		}
+	}
+	t.Fatalf("no function %q in module", name)
+	return ""
+}
+
+// Every corpus program lowers into IR that passes the checker.
+func TestCorpusLowersToValidIR(t *testing.T) {
+	files, _ := filepath.Glob("../tests/testdata/*.c")
+	if len(files) == 0 {
+		t.Skip("no corpus")
+	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var defs []string
+		for _, line := range strings.Split(string(src), "\n") {
+			if rest, ok := strings.CutPrefix(line, "// CFLAGS:"); ok {
+				for _, f := range strings.Fields(rest) {
+					if d, ok := strings.CutPrefix(f, "-D"); ok {
+						defs = append(defs, d)
+					}
+				}
+			}
+		}
+		u, err := frontend.Parse(path, frontend.Options{Defines: defs})
+		if err != nil {
+			t.Errorf("%s: parse: %v", path, err)
+			continue
+		}
+		m, _, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+		if err != nil {
+			t.Errorf("%s: lower: %v", path, err)
+			continue
+		}
+		for _, f := range m.Funcs {
+			if err := ir.Check(f); err != nil {
+				t.Errorf("%s: %v", path, err)
+			}
+		}
+	}
+}
+
+// Widening an unsigned 32-bit load is free (the load zero-extends), which
+// keeps ctx->data usable as a packet pointer; widening a signed int is not.
+func TestWideningUsesFacts(t *testing.T) {
+	m, err := lowerSource(t, `
+struct md { unsigned int data; int s; };
+long f(struct md *c) { long a = (long)c->data; long b = c->s; return a + b; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := funcText(t, m, "f")
+	if n := strings.Count(text, "zext32"); n != 0 {
+		t.Errorf("unsigned load widened with %d zext32:\n%s", n, text)
+	}
+	if !strings.Contains(text, "sext32") {
+		t.Errorf("signed int widened without sext32:\n%s", text)
+	}
+}
+
+func TestConstantFoldingAndSideEffects(t *testing.T) {
+	m, err := lowerSource(t, `
+int f(int x) { int i; for (i = 0, x = 3; i < 2; i++) ; return (1 << 4) + sizeof(long) + x + i; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := funcText(t, m, "f")
+	// "i = 0, x = 3" must not be dropped although cc gives it a value.
+	if !strings.Contains(text, "mov 3") {
+		t.Errorf("assignment with a constant value was dropped:\n%s", text)
+	}
+	if !strings.Contains(text, "24") {
+		t.Errorf("(1<<4)+sizeof(long) not folded to 24:\n%s", text)
+	}
+}
+
+func TestPointerDecrementAddsNegative(t *testing.T) {
+	m, err := lowerSource(t, `int f(void) { int a[4] = {1,2,3,4}; int *p = &a[3]; p--; p -= 1; return *p; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := funcText(t, m, "f")
+	if strings.Contains(text, "= sub r") {
+		t.Errorf("pointer arithmetic uses sub (the verifier rejects it on stack pointers):\n%s", text)
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{`int f(int n) { return n ? f(n - 1) : 0; }
+int __attribute__((section("socket"))) g(void *c) { return f(3); }`, "recursion"},
+		{`int f(void) { float x = 1; return (int)x; }`, "floating point"},
+		{`int f(int n) { int a[n]; a[0] = 1; return a[0]; }`, "variable-length array"},
+		{`int f(int a, int b, int c, int d, int e, int g) { return a; }`, "at most 5"},
+		{`static long (*bpf_map_lookup_elem)(void *m, const void *k) = (void *) 1;
+long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of BPF helper"},
+		{`int __attribute__((section("nonsense"))) f(void *c) { return 0; }`, "unknown program section"},
+		{`int f(int x) { return x / 0; }`, "division by zero"},
+		{`int g(int); int f(int x) { return g(x); }`, "neither a BPF helper nor defined"},
+		{`int f(int x) { asm volatile("r0 = 1"); return x; }`, "inline asm"},
+	}
+	for _, c := range cases {
+		_, err := lowerSource(t, c.src)
+		dl, ok := err.(diag.List)
+		if !ok || len(dl) == 0 {
+			t.Errorf("%q: got %v, want a diagnostic containing %q", c.src, err, c.want)
+			continue
+		}
+		if !strings.Contains(dl.Error(), c.want) {
+			t.Errorf("%q: got %q, want %q", c.src, dl.Error(), c.want)
+		}
+		for _, d := range dl {
+			if d.Line == 0 {
+				t.Errorf("%q: diagnostic without a line: %v", c.src, d)
+			}
+		}
+	}
+}
+
+func TestInspectShape(t *testing.T) {
+	u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`
+char _c[] __attribute__((section("config"))) = "h: work n";
+int h(void *ctx, int n) { return n; }`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := Inspect(u)
+	if len(sh.Config) != 1 || sh.Config[0].Text != "h: work n" {
+		t.Errorf("config = %+v", sh.Config)
+	}
+	if got := strings.Join(sh.Params["h"], ","); got != "ctx,n" {
+		t.Errorf("params = %q", got)
+	}
+}

@@ -1,0 +1,102 @@
+/* Traced program for tests/dwarf_e2e_test.go. Every traced function is
+ * called a known number of times with values derived from argv[1], so the
+ * compiler cannot fold them away. Lines marked with a probe-marker comment
+ * are probe points; the test finds them by their marker. */
+#include <stdio.h>
+#include <stdlib.h>
+
+struct point { int x, y; };
+struct inner { int b; int c; };
+struct outer { int a0; struct inner a; long arr[4]; };
+
+int g_counter;
+static long s_total;
+
+__attribute__((noinline)) int params(int a, long b, unsigned char c)
+{
+	return a + (int)b + c; /* @params_body */
+}
+
+__attribute__((noinline)) long loop_sum(int n, struct point *p)
+{
+	long acc = 0;
+	for (int i = 0; i < n; i++) {
+		acc += (long)p->x * i; /* @loop_body */
+		g_counter++;
+	}
+	return acc;
+}
+
+__attribute__((noinline)) int nested(int v)
+{
+	int outer_l = v * 2;
+	{
+		int mid = outer_l + 1;
+		{
+			int deep = mid * 3;
+			s_total += deep; /* @nested_deep */
+			outer_l = deep - v;
+		}
+	}
+	return outer_l;
+}
+
+__attribute__((noinline)) int use_struct(struct outer *o, int k)
+{
+	struct outer s = *o;
+	s.a.b += k;
+	s.arr[2] += k;
+	g_counter += s.a.c; /* @struct_line */
+	return s.a.b + (int)s.arr[2] + o->a0;
+}
+
+static inline __attribute__((always_inline)) int sq(int q)
+{
+	int t = q * q + 1;
+	g_counter += t; /* @inline_line */
+	return t;
+}
+
+__attribute__((noinline)) int call_inline(int z)
+{
+	return sq(z) + sq(z + 1);
+}
+
+__attribute__((noinline)) void sink(long x)
+{
+	__asm__ volatile("" : : "r"(x) : "memory");
+}
+
+__attribute__((noinline)) int entryval(int m, int w)
+{
+	sink(m * 7);
+	sink(w); /* @entry_line */
+	return w + 1;
+}
+
+__attribute__((noinline)) int constfold(int x)
+{
+	const int k = 42;
+	int u = k * 2;
+	sink(x + u); /* @const_line */
+	return x;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 3;
+	struct point pt = { n + 4, n + 5 };
+	struct outer o = { n, { n * 10, n * 11 }, { 1, 2, n * 100, 4 } };
+	long r = 0;
+	for (int it = 0; it < 3; it++) {
+		r += params(n + it, 1000L * (it + 1), (unsigned char)(200 + it));
+		r += loop_sum(n + it, &pt);
+		r += nested(n + it);
+		r += use_struct(&o, it);
+		r += call_inline(n + it);
+		r += entryval(n + it, it + 5);
+		r += constfold(it);
+	}
+	printf("%ld %d %ld\n", r, g_counter, s_total);
+	return 0;
+}
