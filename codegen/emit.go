@@ -34,12 +34,7 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 	target := threadJumps(blocks)
 	reach := reachable(blocks, target)
 
-	var order []int
-	for bi := range blocks {
-		if reach[bi] && (bi == 0 || !trivial(&blocks[bi])) {
-			order = append(order, bi)
-		}
-	}
+	order := layout(blocks, target, reach)
 
 	var out []outInsn
 	var fixups []fixup
@@ -255,4 +250,62 @@ func reachable(blocks []emitted, target []int) []bool {
 		}
 	}
 	return seen
+}
+
+// exitBlock reports whether b is a small block that leaves the function
+// (like "r0 = 1; exit"): layout moves such blocks out of the way so that
+// the main path falls through from one test to the next, as clang does.
+func exitBlock(b *emitted) bool {
+	return b.term != nil && b.term.kind == kExit && len(b.body) <= 2
+}
+
+// layout orders the reachable blocks greedily: after a block comes its
+// jump target, or the successor of its branch that is not a small exit
+// block, when that is not placed yet; otherwise the first unplaced block in
+// the original order, small exit blocks last. The entry block stays first.
+func layout(blocks []emitted, target []int, reach []bool) []int {
+	placed := make([]bool, len(blocks))
+	want := func(bi int) bool { return reach[bi] && !placed[bi] && (bi == 0 || !trivial(&blocks[bi])) }
+	var order []int
+	next := func() int {
+		for pass := 0; pass < 2; pass++ {
+			for bi := range blocks {
+				if want(bi) && (pass == 1 || !exitBlock(&blocks[bi])) {
+					return bi
+				}
+			}
+		}
+		return -1
+	}
+	for cur := 0; cur >= 0; {
+		placed[cur] = true
+		order = append(order, cur)
+		cand := -1
+		if t := blocks[cur].term; t != nil {
+			switch t.kind {
+			case kJump:
+				if n := target[t.then]; want(n) {
+					cand = n
+				}
+			case kBranch:
+				th, el := target[t.then], target[t.els]
+				switch {
+				case want(th) && want(el):
+					cand = min(th, el)
+					if exitBlock(&blocks[cand]) && !exitBlock(&blocks[max(th, el)]) {
+						cand = max(th, el)
+					}
+				case want(el) && !exitBlock(&blocks[el]):
+					cand = el
+				case want(th) && !exitBlock(&blocks[th]):
+					cand = th
+				}
+			}
+		}
+		if cand < 0 {
+			cand = next()
+		}
+		cur = cand
+	}
+	return order
 }

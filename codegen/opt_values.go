@@ -149,6 +149,11 @@ func (va *valueAnalysis) escapes() {
 			}
 		}
 	}
+	for _, s := range va.f.Slots {
+		if s != nil && s.Volatile {
+			va.escaped[s] = true
+		}
+	}
 	for _, b := range va.f.Blocks {
 		for _, in := range b.Instrs {
 			switch in.Op {

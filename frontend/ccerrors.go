@@ -93,7 +93,8 @@ func convertErrors(path string, src []byte, err error) diag.List {
 // is already invalid, a second error at the same position, and a syntax
 // error expecting the same thing as the syntax error before it (cc's parser
 // recovery repeats "unexpected 'do', expected direct-declarator" for every
-// line that follows a broken declaration).
+// line that follows a broken declaration), and the end-of-input errors
+// after an #include that was not found.
 func dropCascades(l diag.List) diag.List {
 	var out diag.List
 	type pos struct {
@@ -102,7 +103,12 @@ func dropCascades(l diag.List) diag.List {
 	}
 	at := map[pos]bool{}
 	lastExpect := ""
+	includeFailed := false
 	for _, d := range l {
+		if includeFailed && isEOFMsg(d.Msg) {
+			continue // cc stops reading at an #include it cannot find
+		}
+		includeFailed = includeFailed || strings.HasPrefix(d.Msg, "include file not found")
 		p := pos{d.File, d.Line, d.Col}
 		if strings.Contains(d.Msg, "<invalid type>") || (d.Line > 0 && at[p]) {
 			continue

@@ -27,7 +27,6 @@ func addCorpusSeeds(f *testing.F) {
 	for _, s := range []string{
 		"#define A(x) A(x) x\nA(1)\n",
 		"#if 1\n#elif\n#endif\n",
-		"#include \"fuzz.c\"\n",
 		"#define S(a, args...) f(a, ##args)\nS(1) S(1, 2, 3)\n",
 		"#define CAT(a, b) a ## b\nCAT(, )CAT(1, x)\n",
 	} {

@@ -208,6 +208,9 @@ type Slot struct {
 	Name  string
 	Size  int
 	Align int
+	// Volatile marks an object declared volatile: codegen must keep every
+	// load and store of it as written (no forwarding, no dead-store removal).
+	Volatile bool
 }
 
 // Func is one C function: a BPF program (Section != "") or a subprogram.

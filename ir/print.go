@@ -139,7 +139,11 @@ func (f *Func) String() string {
 		if s == nil {
 			continue
 		}
-		fmt.Fprintf(&sb, "  slot s%d %q size %d align %d\n", s.ID, s.Name, s.Size, s.Align)
+		vol := ""
+		if s.Volatile {
+			vol = " volatile"
+		}
+		fmt.Fprintf(&sb, "  slot s%d %q size %d align %d%s\n", s.ID, s.Name, s.Size, s.Align, vol)
 	}
 	for _, b := range f.Blocks {
 		if b == nil {

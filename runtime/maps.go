@@ -33,6 +33,11 @@ func dumpable(ms *ebpf.MapSpec, verbose bool) bool {
 	if strings.HasPrefix(ms.Name, ".") || strings.Contains(ms.Name, ".rodata") || strings.Contains(ms.Name, ".data") || strings.Contains(ms.Name, ".bss") {
 		return verbose
 	}
+	// The compiler's own maps: saved entry registers are internal; the
+	// read-error counters are shown (they are empty unless a read failed).
+	if strings.HasPrefix(ms.Name, "__bpfcc_") && ms.Name != "__bpfcc_read_errors" {
+		return verbose
+	}
 	return true
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -56,6 +57,7 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 	if !strings.HasSuffix(cfg.input, ".o") {
 		ropts.SourcePath = cfg.input
 	}
+	ropts.Attach = entryHelpersFirst(spec)
 	if err := runtime.Run(context.Background(), spec, ropts); err != nil {
 		fmt.Fprintf(stderr, "bpfcc: %s\n", runtime.Describe(err))
 		return exitInput
@@ -96,4 +98,22 @@ func runVars(cfg *config, stdout, stderr io.Writer) int {
 	}
 	stdout.Write(buf.Bytes())
 	return exitOK
+}
+
+// entryHelpersFirst lists the entry-value helper programs (NAME__entry) as
+// explicit targets, which the runtime attaches before everything else, so
+// a line probe never runs before the value it reads was saved.
+func entryHelpersFirst(spec *ebpf.CollectionSpec) []runtime.Target {
+	var ts []runtime.Target
+	for name, p := range spec.Programs {
+		if !strings.HasSuffix(name, "__entry") {
+			continue
+		}
+		kind, point, ok := strings.Cut(p.SectionName, "/")
+		if ok && strings.HasPrefix(kind, "uprobe") {
+			ts = append(ts, runtime.Target{Program: name, Probe: point})
+		}
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Program < ts[j].Program })
+	return ts
 }
