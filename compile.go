@@ -113,6 +113,9 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, codegenError(m, err)
 	}
+	if err := checkCallChainStack(o, m); err != nil {
+		return nil, err
+	}
 	stage = "ELF writer"
 	elf, err := codegen.ELF(o)
 	if err != nil {

@@ -324,6 +324,9 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 		}
 		return out
 	}
+	addOne := func(probe string, sites []dwarfvars.Site, per [][]dwVar, common []string) {
+		dwAddHandler(&hs, probe, sites, per, common)
+	}
 	add := func(probe string, sites []dwarfvars.Site, per [][]dwVar) {
 		// Keep the expressions bindable at every site, in the first site's order.
 		var common []string
@@ -340,31 +343,14 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 				common = append(common, v.expr)
 			}
 		}
-		if len(common) == 0 {
-			return
+		// lower rejects handlers with more than 5 C parameters even though
+		// the bound ones are rewritten away (see TestDWARFKnownBugs), so at
+		// most 4 expressions go into one handler.
+		for len(common) > dwMaxArgs {
+			addOne(probe, sites, per, common[:dwMaxArgs])
+			common = common[dwMaxArgs:]
 		}
-		h := &dwHandler{id: len(hs) + 1, probe: probe}
-		h.name = fmt.Sprintf("h%d", h.id)
-		h.cli = h.id%2 == 0
-		for i, s := range sites {
-			ds := dwSite{site: s}
-			for _, c := range common {
-				for _, w := range per[i] {
-					if w.expr == c {
-						ds.vars = append(ds.vars, w)
-					}
-				}
-			}
-			h.sites = append(h.sites, ds)
-		}
-		for i, v := range h.sites[0].vars {
-			p := fmt.Sprintf("v%d", i)
-			if !h.cli && isCIdent(v.expr) && !strings.HasPrefix(v.expr, "__") {
-				p = v.expr // bare ARG form: the parameter is named after the variable
-			}
-			h.vars = append(h.vars, dwVar{expr: v.expr, param: p, bd: v.bd})
-		}
-		hs = append(hs, h)
+		addOne(probe, sites, per, common)
 	}
 	for _, pr := range probes {
 		p, err := dwarfvars.ParseProbe(pr.spec)
@@ -389,6 +375,39 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 		}
 	}
 	return hs, refused
+}
+
+// dwMaxArgs is how many bound expressions one generated handler takes.
+const dwMaxArgs = 4
+
+func dwAddHandler(hs *[]*dwHandler, probe string, sites []dwarfvars.Site, per [][]dwVar, common []string) {
+	{
+		if len(common) == 0 {
+			return
+		}
+		h := &dwHandler{id: len(*hs) + 1, probe: probe}
+		h.name = fmt.Sprintf("h%d", h.id)
+		h.cli = h.id%2 == 0
+		for i, s := range sites {
+			ds := dwSite{site: s}
+			for _, c := range common {
+				for _, w := range per[i] {
+					if w.expr == c {
+						ds.vars = append(ds.vars, w)
+					}
+				}
+			}
+			h.sites = append(h.sites, ds)
+		}
+		for i, v := range h.sites[0].vars {
+			p := fmt.Sprintf("v%d", i)
+			if !h.cli && isCIdent(v.expr) && !strings.HasPrefix(v.expr, "__") {
+				p = v.expr // bare ARG form: the parameter is named after the variable
+			}
+			h.vars = append(h.vars, dwVar{expr: v.expr, param: p, bd: v.bd})
+		}
+		*hs = append(*hs, h)
+	}
 }
 
 func isCIdent(s string) bool {

@@ -1,0 +1,71 @@
+package bpfcc
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/bpfcc/bpfcc/diag"
+)
+
+const okProg = `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __type(key, __u32); __type(value, __u64); __uint(max_entries, 1); } m SEC(".maps");
+SEC("socket") int p(struct __sk_buff *skb) { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&m, &k); if (v) *v += 1; return 0; }
+char LICENSE[] SEC("license") = "GPL";
+`
+
+func TestCompileFromSource(t *testing.T) {
+	res, err := Compile("virtual.c", Options{Source: []byte(okProg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec.Programs["p"] == nil || res.Spec.Maps["m"] == nil {
+		t.Fatalf("spec lacks program or map: %v %v", res.Spec.Programs, res.Spec.Maps)
+	}
+	if res.Spec.Programs["p"].SectionName != "socket" || res.Spec.Programs["p"].License != "GPL" {
+		t.Errorf("program spec = %+v", res.Spec.Programs["p"])
+	}
+	if !strings.Contains(res.Listing, "virtual.c:4") {
+		t.Errorf("listing has no source line comments:\n%s", res.Listing)
+	}
+	again, err := Compile("virtual.c", Options{Source: []byte(okProg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again.Object) != string(res.Object) {
+		t.Error("two compilations of the same source differ")
+	}
+}
+
+func TestCompileErrorsArePositioned(t *testing.T) {
+	_, err := Compile("bad.c", Options{Source: []byte("int f(void) { return undefined_thing; }\n")})
+	var dl diag.List
+	if !errors.As(err, &dl) || len(dl) == 0 {
+		t.Fatalf("err = %v, want a diag.List", err)
+	}
+	if dl[0].File != "bad.c" || dl[0].Line != 1 || dl[0].Col == 0 {
+		t.Errorf("diagnostic %+v lacks its position", dl[0])
+	}
+	if errors.Is(err, ErrInternal) {
+		t.Error("an input error is reported as an internal error")
+	}
+}
+
+func TestCallChainStackLimit(t *testing.T) {
+	src := `#include <linux/bpf.h>
+static __attribute__((noinline)) int leaf(int x) { volatile char b[300]; b[x & 255] = 1; return b[3]; }
+static __attribute__((noinline)) int mid(int x) { volatile char b[300]; b[x & 255] = 2; return leaf(x) + b[4]; }
+__attribute__((section("socket"))) int p(struct __sk_buff *skb) { return mid(skb->len); }
+char LICENSE[] __attribute__((section("license"))) = "GPL";
+`
+	_, err := Compile("stack.c", Options{Source: []byte(src)})
+	if err == nil || !strings.Contains(err.Error(), "call chain [p mid leaf]") || !strings.Contains(err.Error(), "stack.c:4:") {
+		t.Fatalf("err = %v, want the call-chain stack error at stack.c:4", err)
+	}
+	// One 300-byte frame alone is fine.
+	ok := strings.Replace(src, "return leaf(x) + b[4];", "return b[4];", 1)
+	if _, err := Compile("stack.c", Options{Source: []byte(ok)}); err != nil {
+		t.Fatalf("single frame rejected: %v", err)
+	}
+}

@@ -1,0 +1,71 @@
+package bpfcc
+
+import (
+	"fmt"
+
+	"github.com/cilium/ebpf/asm"
+
+	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// maxCombinedStack is the kernel's limit on the stack of a whole bpf-to-bpf
+// call chain; each frame counts rounded up to 32 bytes (check_max_stack_depth).
+const maxCombinedStack = 512
+
+// checkCallChainStack rejects programs whose deepest call chain needs more
+// than 512 bytes of stack, naming the chain.
+func checkCallChainStack(o *obj.Object, m *ir.Module) error {
+	funcs := map[string]*obj.Func{}
+	for _, f := range o.Funcs {
+		funcs[f.Name] = f
+	}
+	frame := func(f *obj.Func) int { return (max(f.StackSize, 1) + 31) / 32 * 32 }
+	memo := map[string]int{}
+	path := map[string][]string{}
+	var depth func(name string, seen map[string]bool) int
+	depth = func(name string, seen map[string]bool) int {
+		if d, ok := memo[name]; ok {
+			return d
+		}
+		f := funcs[name]
+		if f == nil || seen[name] {
+			return 0
+		}
+		seen[name] = true
+		best, bestPath := 0, []string(nil)
+		for _, ins := range f.Insns {
+			if ins.OpCode.JumpOp() == asm.Call && ins.Src == asm.PseudoCall {
+				callee := ins.Reference()
+				if d := depth(callee, seen); d > best {
+					best, bestPath = d, path[callee]
+				}
+			}
+		}
+		delete(seen, name)
+		memo[name] = frame(f) + best
+		path[name] = append([]string{name}, bestPath...)
+		return memo[name]
+	}
+	var dl diag.List
+	for _, f := range o.Funcs {
+		if f.Section == ".text" {
+			continue
+		}
+		if d := depth(f.Name, map[string]bool{}); d > maxCombinedStack && len(path[f.Name]) > 1 {
+			pos := ir.Pos{}
+			for _, mf := range m.Funcs {
+				if mf.Name == f.Name {
+					pos = mf.Pos
+				}
+			}
+			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
+				Msg: fmt.Sprintf("program %q needs %d bytes of stack through the call chain %v; BPF allows %d in all", f.Name, d, path[f.Name], maxCombinedStack)})
+		}
+	}
+	if len(dl) > 0 {
+		return dl
+	}
+	return nil
+}
