@@ -31,6 +31,44 @@ type Options struct {
 	DefaultProbe string
 }
 
+// probeFromSection turns "uprobe//bin/app:func+0x10" (or uretprobe) into
+// the probe spec "/bin/app:func+0x10" ("...%return" for uretprobe).
+func probeFromSection(sec string) string {
+	kind, point, ok := strings.Cut(sec, "/")
+	if !ok || !strings.Contains(point, ":") {
+		return ""
+	}
+	switch strings.TrimSuffix(kind, ".s") {
+	case "uprobe":
+		return point
+	case "uretprobe":
+		return point + "%return"
+	}
+	return ""
+}
+
+// isProbeSection reports whether sec is a uprobe or kprobe section.
+func isProbeSection(sec string) bool {
+	kind, _, _ := strings.Cut(sec, "/")
+	switch strings.TrimSuffix(kind, ".s") {
+	case "uprobe", "uretprobe", "kprobe", "kretprobe":
+		return true
+	}
+	return false
+}
+
+// NeedsBinding reports whether a unit of this shape has handlers to bind
+// even without config strings or flags (probe-section functions with
+// extra parameters).
+func NeedsBinding(sh *lower.Shape) bool {
+	for name, ps := range sh.Params {
+		if len(ps) > 1 && isProbeSection(sh.Section[name]) {
+			return true
+		}
+	}
+	return false
+}
+
 // bareProbeSection reports whether sec names a probe kind but no target.
 func bareProbeSection(sec string) bool {
 	switch sec {
@@ -164,9 +202,18 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 		errAt := func(format string, args ...any) {
 			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)})
 		}
+		if (s == nil || s.Probe == "") && len(params) > 1 {
+			// SEC("uprobe//bin/app:func+0x10") names the probe itself.
+			if probe := probeFromSection(sh.Section[name]); probe != "" {
+				if s == nil {
+					s = &Spec{Handler: name, Args: map[string]string{}, Pos: pos}
+				}
+				s.Probe = probe
+			}
+		}
 		if s == nil || s.Probe == "" {
-			if len(params) > 1 && s != nil && len(s.Args) > 0 {
-				errAt("handler %q has bindings but no probe: add it to SEC(\"config\") (\"%s: PROBE ...\") or pass --probe %s=PROBE", name, name, name)
+			if len(params) > 1 && (s != nil && len(s.Args) > 0 || isProbeSection(sh.Section[name])) {
+				errAt("handler %q has extra parameters but no probe to bind them at: add it to SEC(\"config\") (\"%s: PROBE ...\") or pass --probe %s=PROBE", name, name, name)
 			}
 			continue
 		}

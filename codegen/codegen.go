@@ -44,6 +44,7 @@ var funcPasses = []funcPass{
 	{"unreachable", removeUnreachable, true},
 	{"fold", foldConstants, false},
 	{"copyprop", propagateCopies, false},
+	{"unroll", unrollLoops, false},
 	{"frame", foldFrameAddrs, false},
 	{"fold2", foldConstants, false},
 	{"values", propagateValues, false},

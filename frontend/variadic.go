@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"bytes"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -188,23 +187,31 @@ func isWord(c byte) bool {
 }
 
 // sourceFS serves bpfcc's embedded headers and host files, rewriting
-// named variadic macros in both.
-type sourceFS struct{ embedded fs.FS }
+// named variadic macros in both and, unless keepComments, stripping the
+// comments stripComments can remove without moving a token.
+type sourceFS struct {
+	embedded     fs.FS
+	keepComments bool
+}
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
 
 func (s sourceFS) Open(name string) (fs.File, error) {
+	b, err := s.read(name)
+	if err != nil {
+		return nil, err
+	}
+	b = rewriteNamedVariadics(b)
+	if !s.keepComments {
+		b = stripComments(b)
+	}
+	return newMemFile(name, b), nil
+}
+
+// read returns the content of an embedded header or a host file.
+func (s sourceFS) read(name string) ([]byte, error) {
 	if strings.HasPrefix(name, include.Root+"/") {
-		f, err := s.embedded.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		b, err := io.ReadAll(f)
-		if err != nil {
-			return nil, err
-		}
-		return newMemFile(name, rewriteNamedVariadics(b)), nil
+		return fs.ReadFile(s.embedded, name)
 	}
 	st, err := os.Stat(name)
 	if err != nil {
@@ -216,11 +223,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	if st.Size() > MaxSourceSize {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errTooLarge}
 	}
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	return newMemFile(name, rewriteNamedVariadics(b)), nil
+	return os.ReadFile(name)
 }
 
 var errTooLarge = fsError("file too large")

@@ -67,9 +67,9 @@ func (l *lowerer) lowerFuncs() {
 		queue = queue[1:]
 		if h := handlers[fi.name]; h != nil {
 			l.lowerHandler(fi, h)
-			continue
+		} else {
+			l.lowerFunc(fi, nil)
 		}
-		l.lowerFunc(fi, nil)
 		for _, callee := range sortedKeys(fi.calls) {
 			if c := l.funcs[callee]; c != nil && !done[c] {
 				done[c] = true

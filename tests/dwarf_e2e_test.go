@@ -639,7 +639,7 @@ func dwSiteID(s dwarfvars.Site) string {
 // records of every site, in hit order.
 func dwRunGDB(t testing.TB, target string, sites []dwGDBSite, entries []dwGDBSite) (map[string][]dwGDBRec, error) {
 	dir := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"sites": sites, "entries": entries})
+	cfg, _ := json.Marshal(map[string]any{"sites": append([]dwGDBSite{}, sites...), "entries": append([]dwGDBSite{}, entries...)})
 	outPath := filepath.Join(dir, "gdb.out")
 	script := fmt.Sprintf("CFG = %q\nOUT = %q\n", cfg, outPath) + dwGDBDriver
 	sp := filepath.Join(dir, "driver.py")
@@ -661,6 +661,9 @@ func dwRunGDB(t testing.TB, target string, sites []dwGDBSite, entries []dwGDBSit
 		return nil, fmt.Errorf("gdb wrote no records: %v\n%s", err, b)
 	}
 	recs := map[string][]dwGDBRec{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("gdb recorded no stops:\n%s", b)
+	}
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		if l == "" {
 			continue

@@ -1,0 +1,394 @@
+package codegen
+
+import (
+	"slices"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// Full-unrolling limits.
+const (
+	maxUnrollTrips  = 64  // iterations of one loop
+	maxUnrollInstrs = 400 // IR instructions of all the copies of one loop
+	maxUnrollFunc   = 4000
+	maxUnrolls      = 64 // loops unrolled per function
+)
+
+// unrollLoops fully unrolls natural loops whose trip count is a
+// compile-time constant and whose copies stay small. The verifier cannot
+// bound some loops that clang unrolls (a pointer walking a stack array, or
+// array indexing by the induction variable), and constant propagation folds
+// the induction variable of the copies.
+//
+// The trip count comes from simulating the registers the exit test depends
+// on: they must be computed only by arithmetic in blocks that run exactly
+// once per iteration (blocks that dominate the single latch and lie on no
+// inner cycle), from values known at loop entry. The last copy's back edge
+// goes to the original loop, which becomes unreachable once propagation
+// decides the last exit test; if it could not, the program stays correct.
+func unrollLoops(f *ir.Func, c *passCtx) {
+	for n := 0; n < maxUnrolls && size(f) < maxUnrollFunc; n++ {
+		if !unrollOne(f) {
+			return
+		}
+		propagateValues(f, c)
+		removeUnreachable(f, c)
+	}
+}
+
+// natLoop is a natural loop with a single latch.
+type natLoop struct {
+	head, latch *ir.Block
+	body        []*ir.Block // in function order, head included
+	in          map[*ir.Block]bool
+}
+
+func unrollOne(f *ir.Func) bool {
+	renumber(f)
+	loops := findLoops(f)
+	// Outer loops first: unrolling them makes inner trip counts constant.
+	slices.SortStableFunc(loops, func(a, b *natLoop) int { return len(b.body) - len(a.body) })
+	var va *valueAnalysis
+	for _, l := range loops {
+		if va == nil {
+			va = newValueAnalysis(f)
+			va.solve()
+		}
+		trips, ok := tripCount(f, va, l)
+		if !ok {
+			continue
+		}
+		n := 0
+		for _, b := range l.body {
+			n += len(b.Instrs)
+		}
+		if trips > maxUnrollTrips || trips*n > maxUnrollInstrs {
+			continue
+		}
+		unroll(f, l, trips)
+		return true
+	}
+	return false
+}
+
+// dominators computes each block's immediate dominator (by index; -1 for
+// the entry and unreachable blocks).
+func dominators(f *ir.Func) []int {
+	n := len(f.Blocks)
+	preds := make([][]int, n)
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			preds[s.ID] = append(preds[s.ID], b.ID)
+		}
+	}
+	// Reverse postorder.
+	var post []int
+	seen := make([]bool, n)
+	var dfs func(int)
+	dfs = func(i int) {
+		seen[i] = true
+		for _, s := range f.Blocks[i].Succs() {
+			if !seen[s.ID] {
+				dfs(s.ID)
+			}
+		}
+		post = append(post, i)
+	}
+	dfs(0)
+	rpo := make([]int, n)
+	for i := range rpo {
+		rpo[i] = -1
+	}
+	for i, b := range post {
+		rpo[b] = len(post) - 1 - i
+	}
+	idom := make([]int, n)
+	for i := range idom {
+		idom[i] = -1
+	}
+	idom[0] = 0
+	intersect := func(a, b int) int {
+		for a != b {
+			for rpo[a] > rpo[b] {
+				a = idom[a]
+			}
+			for rpo[b] > rpo[a] {
+				b = idom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(post) - 1; i >= 0; i-- {
+			b := post[i]
+			if b == 0 {
+				continue
+			}
+			nd := -1
+			for _, p := range preds[b] {
+				if idom[p] < 0 {
+					continue
+				}
+				if nd < 0 {
+					nd = p
+				} else {
+					nd = intersect(p, nd)
+				}
+			}
+			if nd >= 0 && idom[b] != nd {
+				idom[b], changed = nd, true
+			}
+		}
+	}
+	idom[0] = -1
+	return idom
+}
+
+func dominates(idom []int, a, b int) bool {
+	for ; b >= 0; b = idom[b] {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// findLoops returns the natural loops whose header has one back edge.
+func findLoops(f *ir.Func) []*natLoop {
+	idom := dominators(f)
+	latches := map[*ir.Block][]*ir.Block{}
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			if dominates(idom, s.ID, b.ID) {
+				latches[s] = append(latches[s], b)
+			}
+		}
+	}
+	preds := map[*ir.Block][]*ir.Block{}
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			preds[s] = append(preds[s], b)
+		}
+	}
+	var loops []*natLoop
+	for _, h := range f.Blocks {
+		ls := latches[h]
+		if len(ls) != 1 {
+			continue
+		}
+		l := &natLoop{head: h, latch: ls[0], in: map[*ir.Block]bool{h: true}}
+		work := []*ir.Block{ls[0]}
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			if l.in[b] {
+				continue
+			}
+			l.in[b] = true
+			work = append(work, preds[b]...)
+		}
+		for _, b := range f.Blocks {
+			if l.in[b] {
+				l.body = append(l.body, b)
+			}
+		}
+		loops = append(loops, l)
+	}
+	return loops
+}
+
+// onInnerCycle reports whether b lies on a cycle of l that avoids l's head.
+func onInnerCycle(l *natLoop, b *ir.Block) bool {
+	seen := map[*ir.Block]bool{}
+	work := slices.Clone(b.Succs())
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] || !l.in[x] || x == l.head {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs()...)
+	}
+	return false
+}
+
+// tripCount returns how many copies of l's body run before the loop exits.
+func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop) (int, bool) {
+	idom := dominators(f)
+	// The exit test: the head's or the latch's branch, one way out.
+	var test *ir.Block
+	for _, b := range []*ir.Block{l.head, l.latch} {
+		t := b.Term()
+		if t != nil && t.Op == ir.OpBranch && l.in[t.Then] != l.in[t.Else] {
+			test = b
+			break
+		}
+	}
+	if test == nil {
+		return 0, false
+	}
+	// The spine: loop blocks dominating the latch, outermost first.
+	var spine []*ir.Block
+	for b := l.latch.ID; b >= 0; b = idom[b] {
+		spine = append(spine, f.Blocks[b])
+		if b == l.head.ID {
+			break
+		}
+	}
+	slices.Reverse(spine)
+	if spine[0] != l.head {
+		return 0, false
+	}
+	onSpine := map[*ir.Block]bool{}
+	for _, b := range spine {
+		onSpine[b] = !onInnerCycle(l, b)
+	}
+	// The backward slice of the exit test within the loop.
+	slice := map[ir.Reg]bool{}
+	var work []ir.Reg
+	need := func(o ir.Operand) {
+		if !o.IsImm && !slice[o.Reg] {
+			slice[o.Reg] = true
+			work = append(work, o.Reg)
+		}
+	}
+	t := test.Term()
+	need(t.A)
+	need(t.B)
+	defsOf := map[ir.Reg][]*ir.Instr{}
+	blockOf := map[*ir.Instr]*ir.Block{}
+	for _, b := range l.body {
+		for _, in := range b.Instrs {
+			if in.Dst != 0 {
+				defsOf[in.Dst] = append(defsOf[in.Dst], in)
+				blockOf[in] = b
+			}
+		}
+	}
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, in := range defsOf[r] {
+			switch in.Op {
+			case ir.OpMov, ir.OpALU, ir.OpNeg, ir.OpExt, ir.OpBswap, ir.OpFrameAddr:
+			default:
+				return 0, false
+			}
+			if !onSpine[blockOf[in]] {
+				return 0, false
+			}
+			forEachUse(in, func(o *ir.Operand) { need(*o) })
+		}
+	}
+	// Values at loop entry: the meet over the head's outside predecessors.
+	var entry *vstate
+	for _, p := range f.Blocks {
+		if l.in[p] || va.in[p.ID] == nil || !slices.Contains(p.Succs(), l.head) {
+			continue
+		}
+		st := va.in[p.ID].clone()
+		for _, in := range p.Instrs {
+			va.transfer(st, in, false)
+		}
+		if entry == nil {
+			entry = st
+		} else {
+			entry.meet(st)
+		}
+	}
+	if entry == nil {
+		return 0, false
+	}
+	st := &vstate{regs: map[ir.Reg]aval{}}
+	for r := range slice {
+		if v, ok := entry.regs[r]; ok {
+			st.regs[r] = v
+		}
+	}
+	for trips := 1; trips <= maxUnrollTrips; trips++ {
+		for _, b := range spine {
+			for _, in := range b.Instrs {
+				if in.Dst != 0 && slice[in.Dst] {
+					va.transfer(st, in, false)
+					st.mem = nil
+				}
+			}
+			if b == test {
+				taken, ok := va.decide(st, t)
+				if !ok {
+					return 0, false
+				}
+				next := t.Else
+				if taken {
+					next = t.Then
+				}
+				if !l.in[next] {
+					return trips, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// unroll replaces l by trips chained copies of its body.
+func unroll(f *ir.Func, l *natLoop, trips int) {
+	copies := make([]map[*ir.Block]*ir.Block, trips)
+	for j := range copies {
+		m := map[*ir.Block]*ir.Block{}
+		for _, b := range l.body {
+			m[b] = &ir.Block{}
+		}
+		copies[j] = m
+	}
+	var added []*ir.Block
+	for j, m := range copies {
+		for _, b := range l.body {
+			nb := m[b]
+			for _, in := range b.Instrs {
+				ni := *in
+				ni.Args = slices.Clone(in.Args)
+				retarget := func(t *ir.Block) *ir.Block {
+					switch {
+					case t == nil || !l.in[t]:
+						return t
+					case t == l.head && b == l.latch:
+						if j+1 < trips {
+							return copies[j+1][l.head]
+						}
+						return l.head
+					}
+					return m[t]
+				}
+				ni.Then, ni.Else = retarget(in.Then), retarget(in.Else)
+				nb.Instrs = append(nb.Instrs, &ni)
+			}
+			added = append(added, nb)
+		}
+	}
+	first := copies[0][l.head]
+	for _, b := range f.Blocks {
+		if l.in[b] {
+			continue
+		}
+		if t := b.Term(); t != nil {
+			if t.Then == l.head {
+				t.Then = first
+			}
+			if t.Else == l.head {
+				t.Else = first
+			}
+		}
+	}
+	at := slices.Index(f.Blocks, l.head)
+	if at == 0 {
+		at = 1 // the entry block stays first
+	}
+	f.Blocks = slices.Insert(f.Blocks, at, added...)
+	renumber(f)
+}
