@@ -38,7 +38,10 @@ type passCtx struct {
 // anything that walks from the entry; legalize after the optimisations that
 // could re-create what it removes (folding never creates SDiv or W32
 // branches, so it may run first); simplifyCFG last so that it sees the
-// branches folding decided.
+// branches folding decided. unroll runs after copyprop (its trip-count
+// simulation looks through copies) and calls propagateValues itself after
+// each loop; values runs twice, the second time on the CFG that the first
+// round's decided branches simplified.
 var funcPasses = []funcPass{
 	{"entry", ensureEntry, true},
 	{"unreachable", removeUnreachable, true},

@@ -8,8 +8,8 @@ import (
 
 // Full-unrolling limits.
 const (
-	maxUnrollTrips  = 64  // iterations of one loop
-	maxUnrollInstrs = 400 // IR instructions of all the copies of one loop
+	maxUnrollTrips  = 64   // iterations of one loop
+	maxUnrollInstrs = 1000 // IR instructions of all the copies of one loop
 	maxUnrollFunc   = 4000
 	maxUnrolls      = 64 // loops unrolled per function
 )

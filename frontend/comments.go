@@ -106,9 +106,8 @@ func stripComments(src []byte) []byte {
 	return append(out, src[done:]...)
 }
 
-// hasDelimiterSplice reports whether a line splice ("\\\n" or "\\\r\n")
-// follows a '/' or '*' or is followed by one, which could split a comment
-// delimiter.
+// hasDelimiterSplice reports whether line splices ("\\\n" or "\\\r\n") split
+// a "/*", "*/" or "//".
 func hasDelimiterSplice(src []byte) bool {
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\\')
@@ -116,15 +115,17 @@ func hasDelimiterSplice(src []byte) bool {
 			return false
 		}
 		j += i
-		if n := spliceLen(src, j); n > 0 {
-			if j > 0 && (src[j-1] == '/' || src[j-1] == '*') {
-				return true
-			}
-			if k := j + n; k < len(src) && (src[k] == '/' || src[k] == '*') {
+		k := j
+		for n := spliceLen(src, k); n > 0; n = spliceLen(src, k) {
+			k += n
+		}
+		if k > j && j > 0 && k < len(src) {
+			a, b := src[j-1], src[k]
+			if a == '*' && b == '/' || a == '/' && (b == '*' || b == '/') {
 				return true
 			}
 		}
-		i = j + 1
+		i = max(k, j+1)
 	}
 }
 

@@ -68,3 +68,12 @@ func hasBuiltin(name string) bool {
 	}
 	return strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_")
 }
+
+// keepComments makes cfg serve headers with their comments, for -E output
+// that shows them as the separators they are.
+func keepComments(cfg *cc.Config) {
+	if s, ok := cfg.FS.(sourceFS); ok {
+		s.keepComments = true
+		cfg.FS = s
+	}
+}

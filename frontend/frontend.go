@@ -98,6 +98,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	keepComments(cfg)
 	src := opts.Source
 	if src == nil {
 		if src, err = os.ReadFile(path); err != nil {

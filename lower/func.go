@@ -182,7 +182,14 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		if size >= 8 {
 			al = max(al, 8)
 		}
+		if isScalar(t) {
+			// A scalar gets an 8-byte stack slot of its own: the verifier
+			// tracks a spilled value per 8-byte slot and forgets it when
+			// another object's bytes in that slot are written.
+			size, al = 8, 8
+		}
 		lv.slot = fl.f.NewSlot(d.Name(), int(size), al)
+		lv.slot.Volatile = d.IsVolatile()
 	}
 	fl.vars[d] = lv
 	return lv

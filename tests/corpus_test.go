@@ -40,6 +40,9 @@ type program struct {
 	NoBPFTool string // CLANG-BPFTOOL: skip REASON
 	CPU       int    // CPU: vN, for both compilers (0: default, v3)
 	ClangCPU  int    // CLANG-CPU: vN, for clang only (it has no signed division below v4)
+	// XFail (BPFCC-XFAIL: REASON) marks a program bpfcc compiles but the
+	// kernel rejects: the tests assert that it still fails, so a fix shows.
+	XFail string
 }
 
 // runCase is one BPF_PROG_TEST_RUN of a program and what it must observe.
@@ -271,6 +274,8 @@ func parseProgram(path string, src []byte) (*program, error) {
 				return nil, bad("want skip REASON")
 			}
 			p.NoBPFTool = reason
+		case "BPFCC-XFAIL":
+			p.XFail = arg
 		case "ERROR", "TODO", "NOTE":
 			// Not for corpus programs, or free text.
 		default:

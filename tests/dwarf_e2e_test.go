@@ -25,13 +25,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/bind"
 	bpfdiag "github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/dwarfvars"
+	"github.com/bpfcc/bpfcc/frontend"
+	"github.com/bpfcc/bpfcc/lower"
 	bpfrt "github.com/bpfcc/bpfcc/runtime"
 )
 
@@ -72,58 +74,41 @@ func dwRequireE2E(t testing.TB) {
 	dwRequireGCC(t)
 }
 
-var (
-	dwBuildsOnce sync.Once
-	dwBuilds     []dwBuild
-	dwBuildsErr  error
-	dwBuildDir   string
-)
-
-// dwTargets builds the target variants once per test binary.
+// dwTargets builds the target variants into the test's temporary directory.
 func dwTargets(t testing.TB) []dwBuild {
 	t.Helper()
 	gcc := dwRequireGCC(t)
-	dwBuildsOnce.Do(func() {
-		dwBuildDir, dwBuildsErr = os.MkdirTemp("", "bpfcc-dwarf-")
-		if dwBuildsErr != nil {
-			return
-		}
-		src, err := filepath.Abs(dwTargetSrc)
-		if err != nil {
-			dwBuildsErr = err
-			return
-		}
-		type recipe struct {
-			name string
-			cc   string
-			args []string
-		}
-		rs := []recipe{
-			{"gcc-O0", gcc, []string{"-g", "-O0", "-no-pie"}},
-			{"gcc-O1", gcc, []string{"-g", "-O1", "-no-pie"}},
-			{"gcc-O2", gcc, []string{"-g", "-O2", "-no-pie"}},
-			{"gcc-O2-pie", gcc, []string{"-g", "-O2", "-fPIE", "-pie"}},
-		}
-		if c := clangPath(); c != "" {
-			rs = append(rs, recipe{"clang19-O2", c, []string{"-g", "-O2"}})
-		}
-		for _, r := range rs {
-			out := filepath.Join(dwBuildDir, "target-"+r.name)
-			args := append(append([]string{}, r.args...), "-o", out, src)
-			if b, err := exec.Command(r.cc, args...).CombinedOutput(); err != nil {
-				dwBuildsErr = fmt.Errorf("%s %s: %v\n%s", r.cc, strings.Join(args, " "), err, b)
-				return
-			}
-			dwBuilds = append(dwBuilds, dwBuild{r.name, out})
-		}
-	})
-	if dwBuildsErr != nil {
-		t.Fatal(dwBuildsErr)
+	dir := t.TempDir()
+	src, err := filepath.Abs(dwTargetSrc)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if clangPath() == "" {
+	type recipe struct {
+		name string
+		cc   string
+		args []string
+	}
+	rs := []recipe{
+		{"gcc-O0", gcc, []string{"-g", "-O0", "-no-pie"}},
+		{"gcc-O1", gcc, []string{"-g", "-O1", "-no-pie"}},
+		{"gcc-O2", gcc, []string{"-g", "-O2", "-no-pie"}},
+		{"gcc-O2-pie", gcc, []string{"-g", "-O2", "-fPIE", "-pie"}},
+	}
+	if c := clangPath(); c != "" {
+		rs = append(rs, recipe{"clang19-O2", c, []string{"-g", "-O2"}})
+	} else {
 		t.Logf("clang-19 not installed: only gcc builds are traced")
 	}
-	return dwBuilds
+	var builds []dwBuild
+	for _, r := range rs {
+		out := filepath.Join(dir, "target-"+r.name)
+		args := append(append([]string{}, r.args...), "-o", out, src)
+		if b, err := exec.Command(r.cc, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", r.cc, strings.Join(args, " "), err, b)
+		}
+		builds = append(builds, dwBuild{r.name, out})
+	}
+	return builds
 }
 
 // dwBuildVariant builds the target with other flags (for diagnostics).
@@ -381,34 +366,32 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 const dwMaxArgs = 4
 
 func dwAddHandler(hs *[]*dwHandler, probe string, sites []dwarfvars.Site, per [][]dwVar, common []string) {
-	{
-		if len(common) == 0 {
-			return
-		}
-		h := &dwHandler{id: len(*hs) + 1, probe: probe}
-		h.name = fmt.Sprintf("h%d", h.id)
-		h.cli = h.id%2 == 0
-		for i, s := range sites {
-			ds := dwSite{site: s}
-			for _, c := range common {
-				for _, w := range per[i] {
-					if w.expr == c {
-						ds.vars = append(ds.vars, w)
-					}
+	if len(common) == 0 {
+		return
+	}
+	h := &dwHandler{id: len(*hs) + 1, probe: probe}
+	h.name = fmt.Sprintf("h%d", h.id)
+	h.cli = h.id%2 == 0
+	for i, s := range sites {
+		ds := dwSite{site: s}
+		for _, c := range common {
+			for _, w := range per[i] {
+				if w.expr == c {
+					ds.vars = append(ds.vars, w)
 				}
 			}
-			h.sites = append(h.sites, ds)
 		}
-		for i, v := range h.sites[0].vars {
-			p := fmt.Sprintf("v%d", i)
-			if !h.cli && isCIdent(v.expr) && !strings.HasPrefix(v.expr, "__") {
-				p = v.expr // bare ARG form: the parameter is named after the variable
-			}
-			h.vars = append(h.vars, dwVar{expr: v.expr, param: p, bd: v.bd})
-		}
-		*hs = append(*hs, h)
+		h.sites = append(h.sites, ds)
 	}
-}
+	for i, v := range h.sites[0].vars {
+		p := fmt.Sprintf("v%d", i)
+		if !h.cli && isCIdent(v.expr) && !strings.HasPrefix(v.expr, "__") {
+			p = v.expr // bare ARG form: the parameter is named after the variable
+		}
+		h.vars = append(h.vars, dwVar{expr: v.expr, param: p, bd: v.bd})
+	}
+	*hs = append(*hs, h)
+	}
 
 func isCIdent(s string) bool {
 	return regexp.MustCompile(`^[A-Za-z_]\w*$`).MatchString(s)
@@ -467,7 +450,14 @@ struct {
 			ct, _ := dwCType(v.bd.Type)
 			fmt.Fprintf(&b, ", %s %s", ct, v.param)
 		}
-		fmt.Fprintf(&b, ")\n{\n\t__u64 __ip = ctx->rip;\n\tstruct reckey __ck = { __ip, %d };\n", h.id)
+		ipExpr := "ctx->rip"
+		if h.sites[0].site.Return {
+			// A return probe's ip is the caller's return address, which
+			// differs per call site (clang unrolls main's loop): count the
+			// hits of the handler as a whole.
+			ipExpr = "0"
+		}
+		fmt.Fprintf(&b, ")\n{\n\t__u64 __ip = %s;\n\tstruct reckey __ck = { __ip, %d };\n", ipExpr, h.id)
 		b.WriteString("\t__u64 __seq = 0;\n\t__u64 *__c = bpf_map_lookup_elem(&cnt, &__ck);\n\tif (__c)\n\t\t__seq = *__c;\n")
 		b.WriteString("\t__u64 __n = __seq + 1;\n\tbpf_map_update_elem(&cnt, &__ck, &__n, BPF_ANY);\n")
 		for i, v := range h.vars {
@@ -493,11 +483,15 @@ type dwBPFRecs map[[2]uint64]map[uint64]map[int]uint64 // {handler, ip} → hit 
 // dwRunBPF runs the compiled handlers around the target and returns what
 // they recorded and the read-error counters.
 func dwRunBPF(t testing.TB, res *bpfcc.Result, target string) (dwBPFRecs, string, error) {
+	setarch, err := exec.LookPath("setarch")
+	if err != nil {
+		return nil, "", err
+	}
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	err := bpfrt.Run(ctx, res.Spec, bpfrt.Options{
-		Command:       []string{"setarch", "-R", target, dwArg},
+	err = bpfrt.Run(ctx, res.Spec, bpfrt.Options{
+		Command:       []string{"env", "-i", setarch, "-R", target, dwArg},
 		JSON:          true,
 		Stdout:        &out,
 		Stderr:        &errb,
@@ -567,7 +561,7 @@ import gdb, json
 cfg = json.loads(CFG)
 out = open(OUT, "w")
 last_entry = {}
-def val(e):
+def val1(e):
     try:
         v = gdb.parse_and_eval(e)
         if v.is_optimized_out:
@@ -575,6 +569,17 @@ def val(e):
         return "%x" % (int(v) & 0xffffffffffffffff)
     except Exception as ex:
         return "error: " + str(ex).replace("\n", " ")
+def val(e):
+    # In an inlined copy gdb selects the inlined frame; the containing
+    # function's variables are one frame out.
+    r = val1(e)
+    f = gdb.newest_frame()
+    while r.startswith("error: No symbol") and f.type() == gdb.INLINE_FRAME and f.older() is not None:
+        f = f.older()
+        f.select()
+        r = val1(e)
+    gdb.newest_frame().select()
+    return r
 class Finish(gdb.FinishBreakpoint):
     def stop(self):
         rv = self.return_value
@@ -648,7 +653,9 @@ func dwRunGDB(t testing.TB, target string, sites []dwGDBSite, entries []dwGDBSit
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, dwGDB, "-batch", "-nx",
+	// The same empty environment as the traced run, so that stack
+	// addresses (pointer values) match too.
+	cmd := exec.CommandContext(ctx, "env", "-i", dwGDB, "-batch", "-nx",
 		"-ex", "set startup-with-shell off",
 		"-ex", "unset environment LINES", "-ex", "unset environment COLUMNS",
 		"-x", sp, "--args", target, dwArg)
@@ -685,6 +692,9 @@ var dwKnownBugs = map[string]string{}
 // dwFigures accumulates what TestDWARFAgainstGDB compared.
 type dwFigures struct {
 	compared, matched, entryChecked, unverified, gaps, refusedOK int
+	// unique (binary, site, expression) triples and how many of them
+	// matched at every handler that binds them
+	unique, uniqueMatched int
 }
 
 func TestDWARFAgainstGDB(t *testing.T) {
@@ -694,9 +704,12 @@ func TestDWARFAgainstGDB(t *testing.T) {
 	for _, bld := range builds {
 		t.Run(bld.name, func(t *testing.T) {
 			f := dwCheckBuild(t, bld)
-			t.Logf("%s: %d (binary, site, variable) triples compared, %d matched gdb (%d through entry values at function entry), %d unverified (gdb had no value), %d refused by bpfcc though gdb printed a value, %d refused where gdb agrees there is none",
+			t.Logf("%s: %d distinct (binary, site, variable) triples, %d matched gdb", bld.name, f.unique, f.uniqueMatched)
+			t.Logf("%s: %d (handler, site, variable) comparisons, %d matched gdb (%d of them read through DW_OP_entry_value), %d unverified (gdb had no value), %d refused by bpfcc though gdb printed a value, %d refused where gdb agrees there is none",
 				bld.name, f.compared, f.matched, f.entryChecked, f.unverified, f.gaps, f.refusedOK)
 			total.compared += f.compared
+			total.unique += f.unique
+			total.uniqueMatched += f.uniqueMatched
 			total.matched += f.matched
 			total.entryChecked += f.entryChecked
 			total.unverified += f.unverified
@@ -704,8 +717,8 @@ func TestDWARFAgainstGDB(t *testing.T) {
 			total.refusedOK += f.refusedOK
 		})
 	}
-	t.Logf("TOTAL: %d triples compared, %d matched (%d via entry values), %d unverified, %d gaps, %d agreed refusals",
-		total.compared, total.matched, total.entryChecked, total.unverified, total.gaps, total.refusedOK)
+	t.Logf("TOTAL: %d distinct (binary, site, variable) triples, %d matched gdb at every hit; %d handler comparisons, %d matched (%d read through entry values), %d unverified, %d gaps, %d agreed refusals",
+		total.unique, total.uniqueMatched, total.compared, total.matched, total.entryChecked, total.unverified, total.gaps, total.refusedOK)
 }
 
 func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
@@ -792,6 +805,7 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 		t.Errorf("failed tracee reads counted: %s", readErrs)
 	}
 
+	uniq := map[string]bool{}
 	for _, h := range hs {
 		for _, s := range h.sites {
 			sid := dwSiteID(s.site)
@@ -801,16 +815,10 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 				continue
 			}
 			ip := g[0].PC
-			bh := brecs[[2]uint64{uint64(h.id), ip}]
-			if s.site.Return && bh == nil {
-				// A uretprobe's ip may differ from gdb's pc after finish: fall
-				// back to the only ip this handler recorded.
-				for k, v := range brecs {
-					if k[0] == uint64(h.id) {
-						bh = v
-					}
-				}
+			if s.site.Return {
+				ip = 0
 			}
+			bh := brecs[[2]uint64{uint64(h.id), ip}]
 			if len(bh) != len(g) {
 				t.Errorf("%s (%s at %s, ip %#x): handler ran %d times, gdb stopped %d times", h.name, h.probe, sid, ip, len(bh), len(g))
 			}
@@ -818,13 +826,16 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 				key := fmt.Sprintf("%s %s %s", bld.name, sid, v.expr)
 				fig.compared++
 				ok, viaEntry, unverified, why := dwCompare(g, bh, vi, v)
+				if prev, seen := uniq[key]; !seen || prev {
+					uniq[key] = ok && !unverified
+				}
 				switch {
 				case unverified:
 					fig.unverified++
 					t.Logf("unverified %s (%s): %s", key, v.bd.Describe(), why)
 				case ok:
 					fig.matched++
-					if viaEntry {
+					if viaEntry || v.bd.Loc.UsesEntryValue() {
 						fig.entryChecked++
 					}
 					if r, known := dwKnownBugs[key]; known {
@@ -840,7 +851,30 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 			}
 		}
 	}
-	// What bpfcc refused: gdb must agree there is no value, or it is a gap.
+	for _, ok := range uniq {
+		fig.unique++
+		if ok {
+			fig.uniqueMatched++
+		}
+	}
+	// What bpfcc refused: gdb must agree there is no value, or it is a gap;
+	// either way compiling a handler that binds it gives a positioned
+	// diagnostic naming the handler, the probe and the expression.
+	for i, r := range refused {
+		if i < 12 || testing.Verbose() {
+			t.Run(fmt.Sprintf("refusal-%d", i), func(t *testing.T) {
+				spec := fmt.Sprintf("%s+%#x", r.site.Func, r.site.FuncOffset)
+				if r.site.Return {
+					spec = r.site.Func + "%return"
+				}
+				_, p, err := dwCompileOne(t, dwOneHandler("prog: "+spec+" a="+r.expr, "a"), bpfcc.Options{Binary: bld.path})
+				// The diagnostic names the root variable (for s.a.b, "s").
+				root := regexp.MustCompile(`^[*&]*([$\w]+)`).FindStringSubmatch(r.expr)[1]
+				dwExpectDiag(t, err, p, `"prog"`, spec, root)
+			})
+		}
+
+	}
 	for _, r := range refused {
 		g := grecs[dwSiteID(r.site)]
 		printed := ""
@@ -1234,7 +1268,8 @@ func dwSections(res *bpfcc.Result) []string {
 }
 
 // TestDWARFCompileTime reports how long compile+resolve of one bound
-// handler takes, and the share of it that binding costs.
+// handler takes: bpfcc.Compile end to end, and bind.Resolve alone (open the
+// binary, resolve the probe, bind two expressions).
 func TestDWARFCompileTime(t *testing.T) {
 	var o2 string
 	for _, b := range dwTargets(t) {
@@ -1243,25 +1278,127 @@ func TestDWARFCompileTime(t *testing.T) {
 		}
 	}
 	m := dwReadMarks(t)
-	bound := dwOneHandler("prog: "+m.rel(t, "loop_sum", "loop_body")+" x=acc y=p->x", "x", "y")
-	plain := strings.Replace(dwOneHandler("", "x", "y"), "int prog(struct pt_regs *ctx, long x, long y)", "SEC(\"uprobe\") int prog(struct pt_regs *ctx)\n{ long x = 1, y = 2;", 1)
-	plain = strings.Replace(plain, "{\n\tlong k = 0", "\tlong k = 0", 1)
-	med := func(src string, opts bpfcc.Options) time.Duration {
-		p := filepath.Join(t.TempDir(), "h.c")
-		os.WriteFile(p, []byte(src), 0o644)
+	src := dwOneHandler("prog: "+m.rel(t, "loop_sum", "loop_body")+" x=acc y=p->x", "x", "y")
+	p := filepath.Join(t.TempDir(), "h.c")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	median := func(f func() error) time.Duration {
 		var ds []time.Duration
-		for i := 0; i < 15; i++ {
+		for i := 0; i < 21; i++ {
 			st := time.Now()
-			if _, err := bpfcc.Compile(p, opts); err != nil {
-				t.Fatalf("compile: %v\n%s", err, src)
+			if err := f(); err != nil {
+				t.Fatal(err)
 			}
 			ds = append(ds, time.Since(st))
 		}
 		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 		return ds[len(ds)/2]
 	}
-	tb := med(bound, bpfcc.Options{Binary: o2})
-	tp := med(plain, bpfcc.Options{})
-	t.Logf("compile+resolve of one handler with 2 bound arguments: %.2f ms (median of 15); same handler without bindings: %.2f ms; binding share: %.2f ms",
-		float64(tb.Microseconds())/1000, float64(tp.Microseconds())/1000, float64((tb-tp).Microseconds())/1000)
+	total := median(func() error {
+		_, err := bpfcc.Compile(p, bpfcc.Options{Binary: o2})
+		return err
+	})
+	u, err := frontend.Parse(p, frontend.Options{CPU: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := lower.Inspect(u)
+	resolve := median(func() error {
+		_, err := bind.Resolve(sh, bind.Options{Binary: o2})
+		return err
+	})
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	t.Logf("one handler, 2 bound arguments, gcc -O2 target: bpfcc.Compile %.2f ms, of which bind.Resolve (open DWARF, resolve probe, bind) %.2f ms (medians of 21)", ms(total), ms(resolve))
+}
+
+// TestDWARFKnownBugs pins bugs found by these tests: each subtest logs
+// "KNOWN BUG" while the bug reproduces and fails once it is fixed, so that
+// the pin is turned into an ordinary assertion.
+func TestDWARFKnownBugs(t *testing.T) {
+	builds := dwTargets(t)
+	path := func(name string) string {
+		for _, b := range builds {
+			if b.name == name {
+				return b.path
+			}
+		}
+		return ""
+	}
+	o2 := path("gcc-O2")
+	pin := func(t *testing.T, reproduces bool, what string) {
+		t.Helper()
+		if reproduces {
+			t.Logf("KNOWN BUG (still reproduces): %s", what)
+		} else {
+			t.Errorf("known bug fixed, turn this pin into an assertion: %s", what)
+		}
+	}
+	t.Run("KnownBug_FiveBoundArgumentsRejected", func(t *testing.T) {
+		// The bound parameters are rewritten away (the program takes only
+		// ctx), yet lower.collectFunc applies the 5-argument limit of
+		// bpf-to-bpf calls to the C signature.
+		_, _, err := dwCompileOne(t, dwOneHandler("prog: params a b c x=a y=b", "a", "b", "c", "x", "y"), bpfcc.Options{Binary: o2})
+		pin(t, err != nil && strings.Contains(err.Error(), "at most 5"), fmt.Sprintf("a handler with 5 bound arguments is rejected: %v", err))
+	})
+	t.Run("KnownBug_NoParameterHandlerPanics", func(t *testing.T) {
+		src := dwHandlerHead + "SEC(\"config\") char _c[] = \"prog: params\";\nint prog(void) { return 0; }\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n"
+		_, _, err := dwCompileOne(t, src, bpfcc.Options{Binary: o2})
+		pin(t, errors.Is(err, bpfcc.ErrInternal), fmt.Sprintf("a probe handler without parameters is an internal compiler error (panic in bind.resolveHandler, params[1:]): %.120v", err))
+	})
+	t.Run("KnownBug_StructBoundToPointerParameter", func(t *testing.T) {
+		// *p is a struct point (8 bytes); the handler's parameter is a
+		// pointer. bpfcc copies the struct's bytes into the pointer with no
+		// diagnostic: a made-up pointer.
+		src := dwHandlerHead + "struct point { int x, y; };\nSEC(\"config\") char _c[] = \"prog: loop_sum pt=*p\";\n" +
+			"int prog(struct pt_regs *ctx, struct point *pt) { long k = 0, v = (long)pt; bpf_map_update_elem(&out, &k, &v, BPF_ANY); return 0; }\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n"
+		res, _, err := dwCompileOne(t, src, bpfcc.Options{Binary: o2})
+		pin(t, err == nil && len(res.Warnings) == 0, "binding a struct (*p) to a pointer parameter compiles without error or warning")
+	})
+	t.Run("KnownBug_TraceePointerDereferencedDirectly", func(t *testing.T) {
+		// A bound tracee pointer dereferenced in the handler compiles to a
+		// plain load that the verifier rejects ("invalid mem access
+		// 'scalar'"); bpfcc should say at compile time to bind p->y instead.
+		src := dwHandlerHead + "struct point { int x, y; };\nSEC(\"config\") char _c[] = \"prog: loop_sum pt=p\";\n" +
+			"int prog(struct pt_regs *ctx, struct point *pt) { long k = 0, v = pt->y; bpf_map_update_elem(&out, &k, &v, BPF_ANY); return 0; }\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n"
+		_, _, err := dwCompileOne(t, src, bpfcc.Options{Binary: o2})
+		pin(t, err == nil, "dereferencing a bound tracee pointer compiles (and is rejected by the verifier at load)")
+	})
+	t.Run("KnownBug_MemberOfSplitStruct", func(t *testing.T) {
+		// clang -O2: at use_struct:5, s is {[0..8): optimized out, [8..12):
+		// rcx}; s.a.c is bytes [8..12), in rcx, and gdb prints it, but Bind
+		// says "optimized out here and has no location anywhere".
+		cl := path("clang19-O2")
+		if cl == "" {
+			t.Logf("clang-19 not installed: nothing to check")
+			return
+		}
+		b, err := dwarfvars.Open(cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		m := dwReadMarks(t)
+		p, _ := dwarfvars.ParseProbe(m.rel(t, "use_struct", "struct_line"))
+		sites, err := b.Resolve(p)
+		if err != nil || len(sites) == 0 {
+			t.Fatalf("resolve: %v", err)
+		}
+		vs, _ := b.Vars(sites[0])
+		covered := false
+		for _, v := range vs {
+			if v.Name == "s" && v.Loc.Kind == dwarfvars.LocPieces {
+				for _, pc := range v.Loc.Pieces {
+					covered = covered || pc.Offset <= 8 && pc.Offset+pc.Size >= 12 && pc.Loc.Kind != dwarfvars.LocOptimizedOut
+				}
+			}
+		}
+		if !covered {
+			t.Logf("s has no piece covering s.a.c at %s with this clang: nothing to check", sites[0])
+			return
+		}
+		e, _ := dwarfvars.ParseExpr("s.a.c")
+		_, err = b.Bind(sites[0], e)
+		pin(t, err != nil, fmt.Sprintf("s.a.c at %s lies in a piece held in a register, yet Bind fails: %v", sites[0], err))
+	})
 }

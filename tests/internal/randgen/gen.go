@@ -1,0 +1,913 @@
+package randgen
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+)
+
+// Program is one generated program.
+type Program struct {
+	Seed    int64
+	Structs []*StructType
+	Funcs   []*Func // helpers, in definition order
+	Main    *Func
+	In      *Var // __u64 in[8], loaded from the packet after the Ethernet header
+	Len     *Var // volatile __u32 len = skb->len
+	SkbLen  *Var // skb->len itself
+	Outs    []*Expr
+	// Packet is the input packet (Ethernet header included).
+	Packet []byte
+	// SignedDiv reports signed / or %, which clang only compiles at -mcpu=v4.
+	SignedDiv bool
+	safeUsed  map[string]bool
+}
+
+type gen struct {
+	r        *rand.Rand
+	p        *Program
+	safe     bool
+	scope    []*Var
+	callable []*Func
+	calls    int // calls left in the current statement
+	loops    int // enclosing loops
+	depth    int // statement nesting
+	names    int
+	live     frame // main's state before the statement being generated
+	inMain   bool
+}
+
+// Generate returns the program for seed.
+func Generate(seed int64) *Program {
+	g := &gen{r: rand.New(rand.NewSource(seed)), p: &Program{Seed: seed, safeUsed: map[string]bool{}}}
+	return g.program()
+}
+
+func (g *gen) name(prefix string) string {
+	g.names++
+	return fmt.Sprintf("%s%d", prefix, g.names)
+}
+
+func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+
+func pick[T any](g *gen, xs []T) T { return xs[g.r.Intn(len(xs))] }
+
+func (g *gen) program() *Program {
+	p := g.p
+	p.Packet = g.packet()
+	// Structs.
+	for i := range 1 + g.r.Intn(2) {
+		st := &StructType{Name: fmt.Sprintf("S%d", i)}
+		for j := range 2 + g.r.Intn(5) {
+			f := &Field{Name: fmt.Sprintf("f%d", j), Idx: j}
+			if g.chance(0.5) {
+				f.Base = pick(g, []Type{tInt, tUInt, tUInt})
+				if f.Base.Signed {
+					f.Width = 1 + g.r.Intn(31)
+				} else {
+					f.Width = 1 + g.r.Intn(32)
+				}
+			} else {
+				f.Base = g.scalarType()
+			}
+			st.Fields = append(st.Fields, f)
+		}
+		p.Structs = append(p.Structs, st)
+	}
+	// Helpers.
+	for range g.r.Intn(5) {
+		f := g.function()
+		p.Funcs = append(p.Funcs, f)
+		g.callable = append(g.callable, f)
+	}
+	// Main.
+	g.inMain = true
+	m := &Func{Name: "prog", Main: true}
+	p.Main = m
+	p.In = &Var{Name: "in", Kind: Array, T: tU64, N: 8, ReadOnly: true}
+	p.Len = &Var{Name: "len", Kind: Scalar, T: tU32, Volatile: true, ReadOnly: true}
+	p.SkbLen = &Var{Name: "skb->len", Kind: Scalar, T: tU32, ReadOnly: true}
+	g.scope = []*Var{p.In, p.Len, p.SkbLen}
+	g.live = p.inputs()
+	nScalars := 4 + g.r.Intn(8)
+	nArrays := g.r.Intn(3)
+	nStructs := g.r.Intn(3)
+	kinds := []VarKind{}
+	for range nScalars {
+		kinds = append(kinds, Scalar)
+	}
+	for range nArrays {
+		kinds = append(kinds, Array)
+	}
+	for range nStructs {
+		kinds = append(kinds, Struct)
+	}
+	g.r.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+	for _, k := range kinds {
+		m.Decls = append(m.Decls, g.liveDecl(k))
+	}
+	for range 6 + g.r.Intn(14) {
+		m.Body = append(m.Body, g.liveStmt())
+	}
+	for _, d := range m.Decls {
+		v := d.Var
+		switch v.Kind {
+		case Scalar:
+			p.Outs = append(p.Outs, &Expr{Op: OpVar, Var: v, T: v.T})
+		case Array:
+			for i := range v.N {
+				p.Outs = append(p.Outs, &Expr{Op: OpIndex, Var: v, T: v.T, Args: []*Expr{cInt(uint64(i))}})
+			}
+		case Struct:
+			for _, f := range v.S.Fields {
+				p.Outs = append(p.Outs, &Expr{Op: OpField, Var: v, Field: f, T: f.Type()})
+			}
+		}
+	}
+	return p
+}
+
+// inputs is main's frame before its declarations.
+func (p *Program) inputs() frame {
+	fr := frame{}
+	in := make([]uint64, 8)
+	for i := range in {
+		for j := range 8 {
+			in[i] |= uint64(p.Packet[14+8*i+j]) << (8 * j)
+		}
+	}
+	fr[p.In] = in
+	l := uint64(len(p.Packet) - 14) // test runs of socket filters pull the Ethernet header
+	fr[p.Len] = []uint64{l}
+	fr[p.SkbLen] = []uint64{l}
+	return fr
+}
+
+// Expected runs the program in the model and returns the values it stores.
+func (p *Program) Expected() (vals []uint64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if u, ok := r.(UB); ok {
+				err = u
+				return
+			}
+			panic(r)
+		}
+	}()
+	it := &interp{}
+	fr := p.inputs()
+	it.decls(p.Main.Decls, fr)
+	if it.block(p.Main.Body, fr) != ctlNone {
+		return nil, fmt.Errorf("main's body did not fall through")
+	}
+	for _, e := range p.Outs {
+		vals = append(vals, tU64.conv(it.eval(e, fr)))
+	}
+	return vals, nil
+}
+
+func (g *gen) packet() []byte {
+	n := 14 + 64 + g.r.Intn(40)
+	b := make([]byte, n)
+	for i := range b {
+		switch g.r.Intn(6) {
+		case 0:
+			b[i] = 0
+		case 1:
+			b[i] = 0xff
+		case 2:
+			b[i] = byte(g.r.Intn(8))
+		default:
+			b[i] = byte(g.r.Intn(256))
+		}
+	}
+	b[12], b[13] = 0x08, 0x00
+	return b
+}
+
+func (g *gen) scalarType() Type { return pick(g, scalarTypes) }
+
+func cInt(v uint64) *Expr { return &Expr{Op: OpConst, T: tInt, V: tInt.conv(v)} }
+
+func (g *gen) constant() *Expr {
+	var t Type
+	switch g.r.Intn(10) {
+	case 0, 1, 2, 3:
+		t = tInt
+	case 4, 5:
+		t = tUInt
+	case 6:
+		t = tLong
+	case 7:
+		t = tULong
+	default:
+		t = g.scalarType()
+	}
+	var v uint64
+	switch g.r.Intn(9) {
+	case 0:
+		v = uint64(g.r.Intn(3))
+	case 1:
+		v = ^uint64(0)
+	case 2:
+		v = t.min()
+	case 3:
+		v = t.max()
+	case 4:
+		v = t.max() - uint64(g.r.Intn(3))
+	case 5:
+		v = 1<<uint(g.r.Intn(64)) + uint64(g.r.Intn(3)) - 1
+	case 6:
+		v = g.r.Uint64()
+	default:
+		v = uint64(g.r.Intn(600) - 300)
+	}
+	if t == tInt && g.chance(0.1) {
+		// An enumerator.
+		names := []struct {
+			n string
+			v int64
+		}{{"E0_A", -3}, {"E0_B", 1}, {"E0_C", 1000}, {"E1_A", 0}, {"E1_B", 7}, {"E1_C", 40000}}
+		e := pick(g, names)
+		return &Expr{Op: OpConst, Sub: e.n, T: tInt, V: uint64(e.v)}
+	}
+	return &Expr{Op: OpConst, T: t, V: t.conv(v)}
+}
+
+// ectx says what an expression may read and modify. Each variable in
+// writes is modified at most once and read nowhere else, so no two
+// unsequenced accesses conflict.
+type ectx struct {
+	reads  []*Var
+	writes []*Var
+}
+
+func (c *ectx) takeWrite(g *gen, scalarOnly bool) *Var {
+	var idx []int
+	for i, v := range c.writes {
+		if !scalarOnly || v.Kind == Scalar {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	i := pick(g, idx)
+	v := c.writes[i]
+	c.writes = slices.Delete(slices.Clone(c.writes), i, i+1)
+	return v
+}
+
+func isConst(e *Expr) bool {
+	switch e.Op {
+	case OpConst:
+		return true
+	case OpUnary, OpBinary, OpLogical, OpCond, OpComma, OpCast, OpSafe:
+		for _, a := range e.Args {
+			if !isConst(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// constUB reports whether a constant expression has undefined behaviour.
+func constUB(e *Expr) (bad bool) {
+	if !isConst(e) {
+		return false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(UB); !ok {
+				panic(r)
+			}
+			bad = true
+		}
+	}()
+	(&interp{}).eval(e, frame{})
+	return false
+}
+
+func node(op Op, sub string, t Type, args ...*Expr) *Expr {
+	return &Expr{Op: op, Sub: sub, T: t, Args: args}
+}
+
+func cast(t Type, x *Expr) *Expr { return node(OpCast, "", t, x) }
+
+// rv wraps a bit-field read in unary + where its own type would otherwise
+// escape (comma and ?: results), since compilers disagree on the type of a
+// bit-field there.
+func rv(e *Expr) *Expr {
+	if e.Op == OpField && e.Field.Width > 0 {
+		return node(OpUnary, "+", promote(e.T), e)
+	}
+	return e
+}
+
+func unary(op string, x *Expr) *Expr {
+	if op == "!" {
+		return node(OpUnary, op, tInt, x)
+	}
+	return node(OpUnary, op, promote(x.T), x)
+}
+
+func binType(op string, l, r Type) Type {
+	switch op {
+	case "<<", ">>":
+		return promote(l)
+	case "<", ">", "<=", ">=", "==", "!=":
+		return tInt
+	}
+	return arith(l, r)
+}
+
+func binary(op string, l, r *Expr) *Expr {
+	return node(OpBinary, op, binType(op, l.T, r.T), l, r)
+}
+
+func (g *gen) safeNeg(x *Expr) *Expr {
+	pt := promote(x.T)
+	if !pt.Signed {
+		return unary("-", x)
+	}
+	return cast(pt, unary("-", cast(unsignedOf(pt), x)))
+}
+
+func (g *gen) neg(x *Expr) *Expr {
+	if g.safe {
+		return g.safeNeg(x)
+	}
+	e := unary("-", x)
+	if constUB(e) {
+		return g.safeNeg(x)
+	}
+	return e
+}
+
+// divisor makes r nonzero and never -1.
+func (g *gen) divisor(r *Expr) *Expr {
+	if g.chance(0.5) {
+		return binary("|", binary("&", r, cInt(tInt.conv(^uint64(1)))), cInt(2))
+	}
+	m := pick(g, []uint64{0x7f, 0xff, 0x7fff, 0x7fffffff})
+	return binary("|", binary("&", r, cInt(m)), cInt(1))
+}
+
+func (g *gen) safeDiv(op string, l, r *Expr) *Expr {
+	ct := arith(l.T, r.T)
+	if g.chance(0.5) {
+		name := ""
+		switch ct {
+		case tInt:
+			name = "sdiv32"
+		case tUInt:
+			name = "udiv32"
+		case tLong:
+			name = "sdiv64"
+		default:
+			name = "udiv64"
+		}
+		if op == "%" {
+			name = name[:1] + "mod" + name[4:]
+		}
+		g.p.safeUsed[name] = true
+		if ct.Signed {
+			g.p.SignedDiv = true
+		}
+		return node(OpSafe, name, ct, cast(ct, l), cast(ct, r))
+	}
+	e := binary(op, l, g.divisor(r))
+	if e.T.Signed {
+		g.p.SignedDiv = true
+	}
+	return e
+}
+
+func (g *gen) shiftCount(pt Type, r *Expr) *Expr {
+	if r == nil || g.chance(0.5) {
+		return cInt(uint64(g.r.Intn(pt.Bits)))
+	}
+	return binary("&", r, cInt(uint64(pt.Bits-1)))
+}
+
+// arithBin builds l op r, in a form without undefined behaviour in safe
+// mode (and where both operands are constants).
+func (g *gen) arithBin(op string, l, r *Expr) *Expr {
+	ct := arith(l.T, r.T)
+	switch op {
+	case "+", "-", "*":
+		e := binary(op, l, r)
+		if ct.Signed && (g.safe || constUB(e)) {
+			ut := unsignedOf(ct)
+			return cast(ct, binary(op, cast(ut, l), cast(ut, r)))
+		}
+		return e
+	case "/", "%":
+		if g.safe {
+			return g.safeDiv(op, l, r)
+		}
+		e := binary(op, l, r)
+		if isConst(r) {
+			rv := ct.conv((&interp{}).eval(r, frame{}))
+			if rv == 0 || ct.Signed && int64(rv) == -1 || constUB(e) {
+				return g.safeDiv(op, l, r)
+			}
+		}
+		if ct.Signed {
+			g.p.SignedDiv = true
+		}
+		return e
+	case "<<", ">>":
+		pt := promote(l.T)
+		if g.safe || isConst(r) || g.chance(0.6) {
+			if isConst(r) && !g.safe {
+				r = nil
+			}
+			cnt := g.shiftCount(pt, r)
+			if op == "<<" && pt.Signed && (g.safe || isConst(l)) {
+				return cast(pt, binary("<<", cast(unsignedOf(pt), l), cnt))
+			}
+			e := binary(op, l, cnt)
+			if constUB(e) {
+				return cast(pt, binary(op, cast(unsignedOf(pt), l), cnt))
+			}
+			return e
+		}
+		return binary(op, l, r)
+	}
+	return binary(op, l, r)
+}
+
+var binOps = []string{"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
+	"<", ">", "<=", ">=", "==", "!=", "+", "-", "*", "&", "^"}
+
+func (g *gen) expr(c *ectx, d int) *Expr {
+	if d <= 0 || g.chance(0.2) {
+		return g.leaf(c)
+	}
+	switch n := g.r.Intn(100); {
+	case n < 40:
+		op := pick(g, binOps)
+		return g.arithBin(op, g.expr(c, d-1), g.expr(c, d-1))
+	case n < 50:
+		op := pick(g, []string{"-", "~", "!", "+", "-"})
+		x := g.expr(c, d-1)
+		if op == "-" {
+			return g.neg(x)
+		}
+		return unary(op, x)
+	case n < 57:
+		return node(OpLogical, pick(g, []string{"&&", "||"}), tInt, g.expr(c, d-1), g.expr(c, d-1))
+	case n < 63:
+		a, b := rv(g.expr(c, d-1)), rv(g.expr(c, d-1))
+		return node(OpCond, "", arith(a.T, b.T), g.expr(c, d-1), a, b)
+	case n < 66:
+		b := rv(g.expr(c, d-1))
+		return node(OpComma, "", b.T, g.expr(c, d-1), b)
+	case n < 76:
+		return cast(g.scalarType(), g.expr(c, d-1))
+	case n < 86:
+		if v := c.takeWrite(g, false); v != nil {
+			if lv := g.lvalueOf(v, c, true); lv != nil {
+				return g.assign(lv, c, d-1)
+			}
+		}
+	case n < 90:
+		if v := c.takeWrite(g, false); v != nil {
+			if lv := g.lvalueOf(v, c, true); lv != nil {
+				return g.incdec(lv, c, d-1)
+			}
+		}
+	case n < 97:
+		if len(g.callable) > 0 && g.calls > 0 {
+			g.calls--
+			f := pick(g, g.callable)
+			var args []*Expr
+			for range f.Params {
+				args = append(args, g.expr(c, d-1))
+			}
+			return &Expr{Op: OpCall, Fn: f, T: f.Ret, Args: args}
+		}
+	}
+	return g.leaf(c)
+}
+
+func (g *gen) leaf(c *ectx) *Expr {
+	if len(c.reads) == 0 || g.chance(0.3) {
+		return g.constant()
+	}
+	return g.read(pick(g, c.reads), c)
+}
+
+// index is a constant index or a masked expression in range for v.
+func (g *gen) index(v *Var, c *ectx) *Expr {
+	if g.chance(0.7) {
+		return cInt(uint64(g.r.Intn(v.N)))
+	}
+	rc := &ectx{reads: c.reads}
+	return binary("&", g.expr(rc, 1), cInt(uint64(v.N-1)))
+}
+
+func (g *gen) read(v *Var, c *ectx) *Expr {
+	switch v.Kind {
+	case Array:
+		return &Expr{Op: OpIndex, Var: v, T: v.T, Args: []*Expr{g.index(v, c)}}
+	case Struct:
+		f := pick(g, v.S.Fields)
+		return &Expr{Op: OpField, Var: v, Field: f, T: f.Type()}
+	}
+	return &Expr{Op: OpVar, Var: v, T: v.T}
+}
+
+// lvalueOf picks an lvalue in v; nested assignments avoid bit-fields,
+// whose type as an assignment's value compilers disagree on.
+func (g *gen) lvalueOf(v *Var, c *ectx, nested bool) *Expr {
+	if v.Kind == Struct && nested {
+		var fs []*Field
+		for _, f := range v.S.Fields {
+			if f.Width == 0 {
+				fs = append(fs, f)
+			}
+		}
+		if len(fs) == 0 {
+			return nil
+		}
+		f := pick(g, fs)
+		return &Expr{Op: OpField, Var: v, Field: f, T: f.Type()}
+	}
+	return g.read(v, c)
+}
+
+func copyLV(lv *Expr) *Expr {
+	c := *lv
+	return &c
+}
+
+var assignOps = []string{"=", "=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
+
+func (g *gen) assign(lv *Expr, c *ectx, d int) *Expr {
+	r := g.expr(c, d)
+	op := pick(g, assignOps)
+	lt := lv.T
+	mk := func(op string, r *Expr) *Expr { return node(OpAssign, op, lt, lv, r) }
+	switch op {
+	case "=", "&=", "|=", "^=":
+		return mk(op, r)
+	case "+=", "-=", "*=":
+		if arith(lt, r.T).Signed && g.safe {
+			return mk("=", g.arithBin(op[:1], copyLV(lv), r))
+		}
+		return mk(op, r)
+	case "/=", "%=":
+		if g.safe {
+			r = g.divisor(r)
+		} else if isConst(r) {
+			r = g.divisor(r)
+		}
+		if arith(lt, r.T).Signed {
+			g.p.SignedDiv = true
+		}
+		return mk(op, r)
+	default: // shifts
+		pt := promote(lt)
+		if g.safe || isConst(r) || g.chance(0.6) {
+			if isConst(r) && !g.safe {
+				r = nil
+			}
+			cnt := g.shiftCount(pt, r)
+			if op == "<<=" && pt.Signed && g.safe {
+				return mk("=", g.arithBin("<<", copyLV(lv), cnt))
+			}
+			return mk(op, cnt)
+		}
+		return mk(op, r)
+	}
+}
+
+func (g *gen) incdec(lv *Expr, c *ectx, d int) *Expr {
+	pt := promote(lv.T)
+	if g.safe && pt.Signed && lv.T.Bits >= 32 {
+		return g.assign(lv, c, d)
+	}
+	return &Expr{Op: OpIncDec, Sub: pick(g, []string{"++", "--"}), Post: g.chance(0.5), T: lv.T, Args: []*Expr{lv}}
+}
+
+func (g *gen) writable() []*Var {
+	var ws []*Var
+	for _, v := range g.scope {
+		if !v.ReadOnly {
+			ws = append(ws, v)
+		}
+	}
+	return ws
+}
+
+// exprCtx makes a context that may modify up to n variables other than
+// the excluded ones.
+func (g *gen) exprCtx(n int, exclude *Var) *ectx {
+	c := &ectx{}
+	ws := g.writable()
+	g.r.Shuffle(len(ws), func(i, j int) { ws[i], ws[j] = ws[j], ws[i] })
+	for _, v := range ws {
+		if len(c.writes) < n && v != exclude && g.chance(0.5) {
+			c.writes = append(c.writes, v)
+		}
+	}
+	for _, v := range g.scope {
+		if !slices.Contains(c.writes, v) {
+			c.reads = append(c.reads, v)
+		}
+	}
+	return c
+}
+
+func (g *gen) exprDepth() int { return 1 + g.r.Intn(4) }
+
+func (g *gen) stmt() *Stmt {
+	g.calls = 2
+	ws := g.writable()
+	nested := g.depth < 2
+	for {
+		switch n := g.r.Intn(100); {
+		case n < 50:
+			if len(ws) == 0 {
+				continue
+			}
+			v := pick(g, ws)
+			c := g.exprCtx(2, v)
+			lv := g.lvalueOf(v, c, false)
+			if g.chance(0.1) {
+				return &Stmt{Kind: SExpr, E: g.incdec(lv, c, 1)}
+			}
+			return &Stmt{Kind: SExpr, E: g.assign(lv, c, g.exprDepth())}
+		case n < 64:
+			if !nested {
+				continue
+			}
+			c := g.exprCtx(1, nil)
+			s := &Stmt{Kind: SIf, E: g.expr(c, g.exprDepth())}
+			s.Body = g.block(1 + g.r.Intn(3))
+			if g.chance(0.6) {
+				s.Else = g.block(1 + g.r.Intn(3))
+			}
+			return s
+		case n < 74:
+			if !nested || g.loops >= 2 {
+				continue
+			}
+			iv := &Var{Name: g.name("i"), Kind: Scalar, T: tInt, ReadOnly: true}
+			s := &Stmt{Kind: SFor, Var: iv, N: 1 + g.r.Intn(4)}
+			g.scope = append(g.scope, iv)
+			g.loops++
+			s.Body = g.block(1 + g.r.Intn(3))
+			if g.chance(0.4) {
+				k := SBreak
+				if g.chance(0.5) {
+					k = SContinue
+				}
+				c := g.exprCtx(0, nil)
+				br := &Stmt{Kind: SIf, E: g.expr(c, 2), Body: []*Stmt{{Kind: k}}}
+				at := g.r.Intn(len(s.Body) + 1)
+				s.Body = slices.Insert(s.Body, at, br)
+			}
+			g.loops--
+			g.scope = g.scope[:len(g.scope)-1]
+			return s
+		case n < 82:
+			if !nested {
+				continue
+			}
+			return g.switchStmt()
+		case n < 92:
+			if !nested {
+				continue
+			}
+			t := g.scalarType()
+			v := &Var{Name: g.name("t"), Kind: Scalar, T: t, Volatile: g.chance(0.2)}
+			d := &Stmt{Kind: SDecl, Var: v, E: g.expr(&ectx{reads: g.scope}, 2)}
+			g.scope = append(g.scope, v)
+			body := append([]*Stmt{d}, g.block(1+g.r.Intn(3))...)
+			g.scope = g.scope[:len(g.scope)-1]
+			return &Stmt{Kind: SBlock, Body: body}
+		case n < 96:
+			var ss []*Var
+			for _, v := range ws {
+				if v.Kind == Struct {
+					ss = append(ss, v)
+				}
+			}
+			if len(ss) < 2 {
+				continue
+			}
+			a, b := pick(g, ss), pick(g, ss)
+			if a == b || a.S != b.S {
+				continue
+			}
+			return &Stmt{Kind: SCopy, Var: a, Src: b}
+		default:
+			if len(ws) == 0 {
+				continue
+			}
+			v := pick(g, ws)
+			c := g.exprCtx(2, v)
+			lv := g.lvalueOf(v, c, false)
+			return &Stmt{Kind: SExpr, E: g.incdec(lv, c, 1)}
+		}
+	}
+}
+
+func (g *gen) block(n int) []*Stmt {
+	g.depth++
+	defer func() { g.depth-- }()
+	var ss []*Stmt
+	for range n {
+		ss = append(ss, g.stmt())
+	}
+	return ss
+}
+
+func (g *gen) switchStmt() *Stmt {
+	c := g.exprCtx(0, nil)
+	e := g.expr(c, g.exprDepth())
+	pt := promote(e.T)
+	var vals []uint64
+	if g.live != nil && g.depth == 0 && g.chance(0.7) {
+		if v, ok := tryEval(e, g.live.clone()); ok {
+			vals = append(vals, pt.conv(v))
+		}
+	}
+	s := &Stmt{Kind: SSwitch, E: e}
+	n := 1 + g.r.Intn(4)
+	for len(vals) < n {
+		var v uint64
+		if g.chance(0.7) {
+			v = pt.conv(uint64(g.r.Intn(12) - 4))
+		} else {
+			v = pt.conv(g.constant().V)
+		}
+		if !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	g.r.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
+	for _, v := range vals {
+		s.Cases = append(s.Cases, &Case{Val: v, Body: g.block(g.r.Intn(3)), Break: g.chance(0.7)})
+	}
+	if g.chance(0.6) {
+		at := g.r.Intn(len(s.Cases) + 1)
+		s.Cases = slices.Insert(s.Cases, at, &Case{Default: true, Body: g.block(g.r.Intn(3)), Break: g.chance(0.7)})
+	}
+	s.Cases[len(s.Cases)-1].Break = true // a label needs a statement after it
+	return s
+}
+
+func tryEval(e *Expr, fr frame) (v uint64, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isUB := r.(UB); !isUB {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	return (&interp{}).eval(e, fr), true
+}
+
+func tryExec(f func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isUB := r.(UB); !isUB {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+// liveStmt generates one of main's top-level statements: raw operators
+// where the model shows they are defined, the safe forms otherwise.
+func (g *gen) liveStmt() *Stmt {
+	defer func() { g.safe = false }()
+	for try := range 10 {
+		g.safe = try >= 6
+		s := g.stmt()
+		fr := g.live.clone()
+		if tryExec(func() { (&interp{}).stmt(s, fr) }) {
+			g.live = fr
+			return s
+		}
+	}
+	panic("randgen: safe statement has undefined behaviour")
+}
+
+func (g *gen) initOf(v *Var) Init {
+	c := &ectx{reads: g.scope}
+	e := func() *Expr {
+		switch g.r.Intn(5) {
+		case 0:
+			return g.constant()
+		case 1:
+			k := &Expr{Op: OpIndex, Var: g.p.In, T: tU64, Args: []*Expr{cInt(uint64(g.r.Intn(8)))}}
+			if g.chance(0.5) {
+				return binary("^", k, g.constant())
+			}
+			return binary(">>", k, cInt(uint64(g.r.Intn(64))))
+		case 2:
+			return g.arithBin(pick(g, []string{"+", "*", "^", "-"}), g.read(g.p.Len, c), g.constant())
+		}
+		return g.expr(c, 1+g.r.Intn(3))
+	}
+	var in Init
+	switch v.Kind {
+	case Scalar:
+		in.Elems = []*Expr{e()}
+	case Array:
+		for range g.r.Intn(v.N + 1) {
+			in.Elems = append(in.Elems, e())
+		}
+	case Struct:
+		in.Fields = make([]*Expr, len(v.S.Fields))
+		for i := range in.Fields {
+			if g.chance(0.7) {
+				in.Fields[i] = e()
+			}
+		}
+	}
+	return in
+}
+
+func (g *gen) newVar(k VarKind, prefix string) *Var {
+	v := &Var{Name: g.name(prefix), Kind: k}
+	switch k {
+	case Scalar:
+		v.T = g.scalarType()
+		v.Volatile = g.chance(0.3)
+	case Array:
+		v.T = g.scalarType()
+		v.N = pick(g, []int{2, 4, 4})
+	case Struct:
+		v.S = pick(g, g.p.Structs)
+	}
+	return v
+}
+
+func (g *gen) liveDecl(k VarKind) *Decl {
+	v := g.newVar(k, "v")
+	defer func() { g.safe = false }()
+	for try := range 10 {
+		g.safe = try >= 6
+		in := g.initOf(v)
+		fr := g.live.clone()
+		if tryExec(func() { (&interp{}).initVar(v, in, fr) }) {
+			g.live = fr
+			g.scope = append(g.scope, v)
+			return &Decl{Var: v, Init: in}
+		}
+	}
+	panic("randgen: safe initialiser has undefined behaviour")
+}
+
+// function generates a helper in safe mode: its arguments are unknown.
+func (g *gen) function() *Func {
+	g.safe = true
+	defer func() { g.safe = false }()
+	f := &Func{Name: g.name("f"), Ret: g.scalarType(), NoInline: g.chance(0.75)}
+	g.scope = nil
+	for range 1 + g.r.Intn(5) {
+		p := &Var{Name: g.name("p"), Kind: Scalar, T: g.scalarType()}
+		f.Params = append(f.Params, p)
+		g.scope = append(g.scope, p)
+	}
+	for range g.r.Intn(3) {
+		v := g.newVar(Scalar, "l")
+		if g.chance(0.2) {
+			v = g.newVar(Array, "l")
+		}
+		f.Decls = append(f.Decls, &Decl{Var: v, Init: g.initOfLocal(v)})
+		g.scope = append(g.scope, v)
+	}
+	for range 1 + g.r.Intn(4) {
+		f.Body = append(f.Body, g.stmt())
+	}
+	g.calls = 2
+	f.Body = append(f.Body, &Stmt{Kind: SReturn, E: g.expr(&ectx{reads: g.scope}, g.exprDepth())})
+	g.scope = nil
+	return f
+}
+
+func (g *gen) initOfLocal(v *Var) Init {
+	c := &ectx{reads: g.scope}
+	var in Init
+	n := 1
+	if v.Kind == Array {
+		n = g.r.Intn(v.N + 1)
+	}
+	for range n {
+		in.Elems = append(in.Elems, g.expr(c, 2))
+	}
+	return in
+}
