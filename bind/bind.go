@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -145,6 +146,11 @@ func specs(sh *lower.Shape, opts Options) (map[string]*Spec, diag.List) {
 			continue
 		}
 		for i := range ss {
+			if prev := all[ss[i].Handler]; prev != nil {
+				dl = append(dl, diag.Diagnostic{File: c.Pos.File, Line: c.Pos.Line, Col: c.Pos.Col,
+					Msg: fmt.Sprintf("handler %q has more than one SEC(\"config\") entry (%q and %q); give it one probe", ss[i].Handler, prev.Probe, ss[i].Probe)})
+				continue
+			}
 			all[ss[i].Handler] = &ss[i]
 		}
 	}
@@ -254,9 +260,14 @@ func resolveHandler(name string, params []string, s *Spec, opts Options, bins ma
 	if binary == "" {
 		binary = opts.Binary
 	}
-	extra := params[1:]
 	if len(params) == 0 {
 		return nil, fmt.Errorf("handler %q must take struct pt_regs *ctx as its first parameter", name)
+	}
+	extra := params[1:]
+	for arg := range s.Args {
+		if !slices.Contains(extra, arg) {
+			return nil, fmt.Errorf("handler %q has no parameter %q to bind (its extra parameters: %s)", name, arg, strings.Join(extra, ", "))
+		}
 	}
 	if binary == "" {
 		if len(extra) > 0 {

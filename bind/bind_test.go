@@ -172,39 +172,28 @@ func TestResolveUserSites(t *testing.T) {
 	}
 }
 
-// Known bugs, pinned: each subtest logs "KNOWN BUG" while the bug
-// reproduces and fails once it is fixed, so the pin gets removed.
-func TestKnownBugs(t *testing.T) {
-	pin := func(t *testing.T, reproduces bool, what string) {
-		t.Helper()
-		if reproduces {
-			t.Logf("KNOWN BUG (still reproduces): %s", what)
-		} else {
-			t.Errorf("known bug fixed, remove this pin: %s", what)
+// Former bugs, now asserted: a handler without parameters is diagnosed, a
+// binding for a parameter the handler lacks is an error, and two config
+// entries for one handler are an error.
+func TestBindingMistakes(t *testing.T) {
+	t.Run("NoParamsHandler", func(t *testing.T) {
+		_, err := Resolve(shape(map[string][]string{"prog": {}}, nil, "prog: /bin/true:main"), Options{})
+		if err == nil || !strings.Contains(diagText(err), "pt_regs") {
+			t.Errorf("err = %v, want the ctx-parameter diagnostic", err)
 		}
-	}
-	t.Run("KnownBug_NoParamsHandlerPanics", func(t *testing.T) {
-		// A handler defined without parameters but named by a probe binding
-		// panics in resolveHandler (params[1:] on an empty slice) instead of
-		// reporting "must take struct pt_regs *ctx".
-		panicked := false
-		func() {
-			defer func() { panicked = recover() != nil }()
-			Resolve(shape(map[string][]string{"prog": {}}, nil, "prog: /bin/true:main"), Options{})
-		}()
-		pin(t, panicked, "Resolve panics for a probe handler with no parameters")
 	})
-	t.Run("KnownBug_UnknownArgumentIgnored", func(t *testing.T) {
-		// A binding for a parameter the handler does not have (a typo) is
-		// silently dropped.
+	t.Run("UnknownArgument", func(t *testing.T) {
 		bin := buildTarget(t)
 		_, err := Resolve(shape(map[string][]string{"prog": {"ctx", "a"}}, nil, "prog: params a aa=b"), Options{Binary: bin})
-		pin(t, err == nil, `binding "aa=b" for a parameter prog does not have is accepted without a diagnostic`)
+		if err == nil || !strings.Contains(diagText(err), `no parameter "aa"`) {
+			t.Errorf("err = %v, want a diagnostic naming aa", err)
+		}
 	})
-	t.Run("KnownBug_DuplicateConfigEntry", func(t *testing.T) {
-		// Two config entries for the same handler: the later silently wins.
+	t.Run("DuplicateConfigEntry", func(t *testing.T) {
 		bin := buildTarget(t)
 		_, err := Resolve(shape(map[string][]string{"prog": {"ctx", "a"}}, nil, "prog: params a", "prog: loop_sum a=n"), Options{Binary: bin})
-		pin(t, err == nil, "two SEC(\"config\") entries for one handler are accepted without a diagnostic")
+		if err == nil || !strings.Contains(diagText(err), "more than one") {
+			t.Errorf("err = %v, want a duplicate-entry diagnostic", err)
+		}
 	})
 }

@@ -32,6 +32,9 @@ type funcPass struct {
 // passCtx is what passes may consult.
 type passCtx struct {
 	cpu int
+	// consts are the globals whose contents loads may be folded from
+	// (see foldableGlobal), by name; nil when none are.
+	consts map[string]*ir.Global
 }
 
 // funcPasses run in this order. Ordering constraints: ensureEntry before
@@ -101,8 +104,9 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
 	src := newSourceCache()
+	consts := foldableGlobals(m.Globals)
 	for _, f := range mod.Funcs {
-		fn, err := compileFunc(f, cpu, opts.OptLevel, src)
+		fn, err := compileFunc(f, &passCtx{cpu: cpu, consts: consts}, opts.OptLevel, src)
 		if err != nil {
 			return nil, err
 		}
@@ -112,8 +116,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 }
 
 // optimize runs the function passes, checking the IR after each.
-func optimize(f *ir.Func, cpu, optLevel int) error {
-	c := &passCtx{cpu: cpu}
+func optimize(f *ir.Func, c *passCtx, optLevel int) error {
 	for _, p := range funcPasses {
 		if !p.required && optLevel <= 0 {
 			continue
@@ -126,8 +129,9 @@ func optimize(f *ir.Func, cpu, optLevel int) error {
 	return nil
 }
 
-func compileFunc(f *ir.Func, cpu, optLevel int, src *sourceCache) (*obj.Func, error) {
-	if err := optimize(f, cpu, optLevel); err != nil {
+func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.Func, error) {
+	cpu := c.cpu
+	if err := optimize(f, c, optLevel); err != nil {
 		return nil, fmt.Errorf("function %q: %w", f.Name, err)
 	}
 	mf := &mfunc{name: f.Name, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}

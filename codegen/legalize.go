@@ -5,12 +5,19 @@ import "github.com/bpfcc/bpfcc/ir"
 // legalize rewrites operations the target CPU lacks: signed division and
 // modulo below v4, 32-bit comparisons below v3.
 func legalize(f *ir.Func, c *passCtx) {
+	zeroTested := zeroTestedOnly(f)
 	for _, b := range f.Blocks {
 		var out []*ir.Instr
 		for _, in := range b.Instrs {
 			switch {
+			case in.Op == ir.OpALU && in.ALU == ir.SMod && zeroTested[in.Dst] && remainderMask(in):
+				out = append(out, in)
 			case in.Op == ir.OpALU && (in.ALU == ir.SDiv || in.ALU == ir.SMod) && c.cpu < 4:
-				out = append(out, expandSDiv(f, in)...)
+				if seq, ok := sdivPow2(f, in); ok {
+					out = append(out, seq...)
+				} else {
+					out = append(out, expandSDiv(f, in)...)
+				}
 			case in.Op == ir.OpBranch && in.W32 && c.cpu < 3:
 				out = append(out, widenBranch(f, in)...)
 			default:
@@ -32,6 +39,16 @@ type builder struct {
 func (b *builder) alu(op ir.ALU, x, y ir.Operand) ir.Operand {
 	if x.IsImm && y.IsImm && !((op == ir.UDiv || op == ir.UMod) && y.Imm == 0) {
 		return ir.Imm(evalALU(op, b.w32, x.Imm, y.Imm))
+	}
+	if y.IsImm && (!b.w32 || !x.IsImm) {
+		in := &ir.Instr{Op: ir.OpALU, ALU: op, W32: b.w32, A: x, B: y}
+		foldInstr(in)
+		if in.Op == ir.OpMov && (!b.w32 || in.A.IsImm) {
+			return in.A // an identity such as x ^ 0 (a 32-bit one only when it yields a constant)
+		}
+		if in.Op == ir.OpALU {
+			op, y = in.ALU, in.B // strength-reduced
+		}
 	}
 	d := b.f.NewReg()
 	b.out = append(b.out, &ir.Instr{Op: ir.OpALU, ALU: op, W32: b.w32, Dst: d, A: x, B: y, Pos: b.pos})
@@ -99,4 +116,106 @@ func widenBranch(f *ir.Func, in *ir.Instr) []*ir.Instr {
 		out[0].Note, nb.Note = in.Note, ""
 	}
 	return append(out, &nb)
+}
+
+// sdivPow2 expands a signed division or remainder by a constant ±2^k the
+// way clang does, rounding the dividend toward zero by adding 2^k-1 when it
+// is negative (bias = (a >>s N-1) >> N-k):
+//
+//	q = (a + bias) >>s k             (a / 2^k)
+//	r = a - ((a + bias) & -2^k)      (a % 2^k, also a % -2^k)
+//
+// A quotient by a negative divisor is left to expandSDiv.
+func sdivPow2(f *ir.Func, in *ir.Instr) ([]*ir.Instr, bool) {
+	if in.A.IsImm || !in.B.IsImm {
+		return nil, false
+	}
+	n, d := 64, in.B.Imm
+	if in.W32 {
+		n, d = 32, int64(int32(d))
+	}
+	mag := d
+	if d < 0 && in.ALU == ir.SMod {
+		mag = -d // may overflow to the minimum, which log2 reads as 2^(n-1)
+		if in.W32 {
+			mag = int64(uint32(mag))
+		}
+	}
+	k, ok := log2(mag)
+	if !ok || k < 1 || k > n-1 || (d < 0 && in.ALU == ir.SDiv) {
+		return nil, false
+	}
+	b := &builder{f: f, pos: in.Pos, w32: in.W32}
+	sign := b.alu(ir.Arsh, in.A, ir.Imm(int64(n-1)))
+	bias := b.alu(ir.Rsh, sign, ir.Imm(int64(n-k)))
+	t := b.alu(ir.Add, bias, in.A)
+	var res ir.Operand
+	if in.ALU == ir.SDiv {
+		res = b.alu(ir.Arsh, t, ir.Imm(int64(k)))
+	} else {
+		m := b.alu(ir.And, t, ir.Imm(-int64(1)<<k))
+		res = b.alu(ir.Sub, in.A, m)
+	}
+	if n := len(b.out); n > 0 && !res.IsImm && b.out[n-1].Dst == res.Reg {
+		b.out[n-1].Dst = in.Dst
+	} else {
+		b.out = append(b.out, &ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: res, Pos: in.Pos})
+	}
+	if in.Note != "" {
+		b.out[0].Note = in.Note
+	}
+	return b.out, true
+}
+
+// zeroTestedOnly returns the registers whose every use is a comparison with
+// 0 for (in)equality: only whether their value is zero matters.
+func zeroTestedOnly(f *ir.Func) map[ir.Reg]bool {
+	ok := map[ir.Reg]bool{}
+	bad := map[ir.Reg]bool{}
+	for _, p := range f.Params {
+		bad[p] = true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			imm := in.B
+			if in.A.IsImm {
+				imm = in.A
+			}
+			zeroTest := in.Op == ir.OpBranch && (in.Cond == ir.Eq || in.Cond == ir.Ne) &&
+				in.A.IsImm != in.B.IsImm && imm.Imm == 0
+			forEachUse(in, func(o *ir.Operand) {
+				if zeroTest {
+					ok[o.Reg] = true
+				} else {
+					bad[o.Reg] = true
+				}
+			})
+		}
+	}
+	for r := range bad {
+		delete(ok, r)
+	}
+	return ok
+}
+
+// remainderMask rewrites "a % ±2^k", k ≤ 31, whose result is only tested
+// against zero into "a & (2^k-1)": the remainder is zero exactly when the
+// low k bits are, whatever the sign. It reports whether it did.
+func remainderMask(in *ir.Instr) bool {
+	if in.A.IsImm || !in.B.IsImm {
+		return false
+	}
+	d := in.B.Imm
+	if in.W32 {
+		d = int64(int32(d))
+	}
+	if d < 0 {
+		d = -d
+	}
+	k, ok := log2(d)
+	if !ok || k > 31 || (in.W32 && k > 30) {
+		return false
+	}
+	in.ALU, in.B = ir.And, ir.Imm(int64(1)<<k-1)
+	return true
 }

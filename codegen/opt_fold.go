@@ -1,6 +1,10 @@
 package codegen
 
-import "github.com/bpfcc/bpfcc/ir"
+import (
+	"math/bits"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
 
 // defCounts counts the definitions of each register; parameters count as
 // one definition at entry.
@@ -115,6 +119,9 @@ func foldInstr(in *ir.Instr) {
 			identity = (!in.W32 && v == -1) || (in.W32 && v == 0xffffffff)
 		}
 		zero := (in.ALU == ir.Mul || in.ALU == ir.And) && v == 0
+		if k, ok := log2(v); ok && !identity && strengthReduce(in, k) {
+			return
+		}
 		switch {
 		case zero:
 			setMov(ir.Imm(0))
@@ -146,4 +153,32 @@ func foldInstr(in *ir.Instr) {
 			in.A, in.B, in.Cond = in.B, in.A, mirror(in.Cond)
 		}
 	}
+}
+
+// log2 returns k when v (taken as unsigned) is 2^k.
+func log2(v int64) (int, bool) {
+	u := uint64(v)
+	if u == 0 || u&(u-1) != 0 {
+		return 0, false
+	}
+	return bits.TrailingZeros64(u), true
+}
+
+// strengthReduce rewrites a multiplication, unsigned division or unsigned
+// remainder by 2^k (k > 0) into a shift or a mask; it reports whether it did.
+func strengthReduce(in *ir.Instr, k int) bool {
+	switch in.ALU {
+	case ir.Mul:
+		in.ALU, in.B = ir.Lsh, ir.Imm(int64(k))
+	case ir.UDiv:
+		in.ALU, in.B = ir.Rsh, ir.Imm(int64(k))
+	case ir.UMod:
+		if k > 31 {
+			return false // the mask would need a 64-bit immediate
+		}
+		in.ALU, in.B = ir.And, ir.Imm(int64(1)<<k-1)
+	default:
+		return false
+	}
+	return true
 }

@@ -22,11 +22,14 @@ import (
 //
 // An object escapes when its address (or a value derived from it) is stored
 // to memory, passed to a call, returned or used by an atomic as a value.
-func propagateValues(f *ir.Func, _ *passCtx) {
+func propagateValues(f *ir.Func, c *passCtx) {
 	if len(f.Blocks) == 0 {
 		return
 	}
 	va := newValueAnalysis(f)
+	if c != nil {
+		va.consts = c.consts
+	}
 	va.solve()
 	va.rewrite()
 	va.deadStores()
@@ -38,13 +41,15 @@ const (
 	vUnknown vkind = iota
 	vConst
 	vFrame
+	vSym // the address of global sym + c
 )
 
 // aval is the abstract value of a register.
 type aval struct {
 	k    vkind
-	c    int64 // the constant, or the offset within slot
+	c    int64 // the constant, or the offset within slot or sym
 	slot *ir.Slot
+	sym  string
 }
 
 // memEnt says that Size bytes at slot+off hold val (an immediate, or the
@@ -97,11 +102,15 @@ type valueAnalysis struct {
 	in      []*vstate
 	taint   map[ir.Reg]map[*ir.Slot]bool
 	escaped map[*ir.Slot]bool
+	// consts are the globals loads are folded from; zext the registers
+	// known to be zero-extended from 32 bits (see zeroExtended).
+	consts map[string]*ir.Global
+	zext   map[ir.Reg]bool
 }
 
 func newValueAnalysis(f *ir.Func) *valueAnalysis {
 	renumber(f)
-	va := &valueAnalysis{f: f, in: make([]*vstate, len(f.Blocks))}
+	va := &valueAnalysis{f: f, in: make([]*vstate, len(f.Blocks)), zext: zeroExtended(f)}
 	va.escapes()
 	return va
 }
@@ -191,13 +200,14 @@ func (va *valueAnalysis) solve() {
 		for _, in := range b.Instrs {
 			va.transfer(st, in, false)
 		}
-		for _, s := range va.succs(b, st) {
+		for _, e := range va.edges(b, st) {
+			s := e.to
 			changed := false
 			if va.in[s.ID] == nil {
-				va.in[s.ID] = st.clone()
+				va.in[s.ID] = e.st.clone()
 				changed = true
 			} else {
-				changed = va.in[s.ID].meet(st)
+				changed = va.in[s.ID].meet(e.st)
 			}
 			if changed && !queued[s.ID] {
 				queued[s.ID] = true
@@ -205,21 +215,6 @@ func (va *valueAnalysis) solve() {
 			}
 		}
 	}
-}
-
-// succs returns the successors control may reach from b in state st (the
-// state after b's last instruction): a decided branch has one.
-func (va *valueAnalysis) succs(b *ir.Block, st *vstate) []*ir.Block {
-	t := b.Term()
-	if t != nil && t.Op == ir.OpBranch {
-		if taken, ok := va.decide(st, t); ok {
-			if taken {
-				return []*ir.Block{t.Then}
-			}
-			return []*ir.Block{t.Else}
-		}
-	}
-	return b.Succs()
 }
 
 func (va *valueAnalysis) val(st *vstate, o ir.Operand) aval {
@@ -319,8 +314,12 @@ func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
 		}
 	case ir.OpFrameAddr:
 		res = aval{k: vFrame, slot: in.Slot, c: in.Off}
+	case ir.OpSymAddr:
+		res = aval{k: vSym, sym: in.Sym, c: in.Off}
 	case ir.OpLoad:
-		if s, off, ok := va.address(st, in); ok && va.tracked(s) {
+		if v, ok := va.symLoad(st, in); ok {
+			res = aval{k: vConst, c: v}
+		} else if s, off, ok := va.address(st, in); ok && va.tracked(s) {
 			if v, ok := loadValue(st, s, off, in.Size, in.Signed); ok {
 				if v.IsImm {
 					res = aval{k: vConst, c: v.Imm}
@@ -389,6 +388,10 @@ func (va *valueAnalysis) evalALU(st *vstate, in *ir.Instr) aval {
 		return aval{k: vFrame, slot: b.slot, c: a.c + b.c}
 	case in.ALU == ir.Sub && a.k == vFrame && b.k == vConst:
 		return aval{k: vFrame, slot: a.slot, c: a.c - b.c}
+	case in.ALU == ir.Add && a.k == vSym && b.k == vConst:
+		return aval{k: vSym, sym: a.sym, c: a.c + b.c}
+	case in.ALU == ir.Add && b.k == vSym && a.k == vConst:
+		return aval{k: vSym, sym: b.sym, c: a.c + b.c}
 	case in.ALU == ir.Sub && a.k == vFrame && b.k == vFrame && a.slot == b.slot:
 		return aval{k: vConst, c: a.c - b.c}
 	}
@@ -425,6 +428,10 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 	}
 	switch in.Op {
 	case ir.OpLoad:
+		if v, ok := va.symLoad(st, in); ok {
+			*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.Imm(v), Pos: in.Pos, Note: in.Note}
+			return
+		}
 		if s, off, ok := va.address(st, in); ok && va.tracked(s) {
 			if v, ok := loadValue(st, s, off, in.Size, in.Signed); ok {
 				switch {
@@ -474,6 +481,11 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 			case vFrame:
 				if in.Op == ir.OpALU {
 					*in = ir.Instr{Op: ir.OpFrameAddr, Dst: in.Dst, Slot: v.slot, Off: v.c, Pos: in.Pos, Note: in.Note}
+					return
+				}
+			case vSym:
+				if in.Op == ir.OpALU && fitsInt32(v.c) {
+					*in = ir.Instr{Op: ir.OpSymAddr, Dst: in.Dst, Sym: v.sym, Off: v.c, Pos: in.Pos, Note: in.Note}
 					return
 				}
 			}

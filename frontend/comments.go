@@ -2,36 +2,62 @@ package frontend
 
 import "bytes"
 
-// stripComments removes from a header the comments whose removal moves no
-// token: a // comment, and a /* */ comment with nothing but blanks after it
-// on its line, which becomes the newlines it spans. Every token keeps its
-// line and column, so positions (diagnostics, BTF line info) are unchanged.
+// stripComments shrinks a header's comments and blank lines without moving
+// a token: a run of lines holding only blanks and comments, with the
+// newline ending the line before it (or the rest of a line after its last
+// token, from a comment on), becomes "/*", its newlines, "*/" and a
+// newline. Every token keeps its line and column, so positions
+// (diagnostics, BTF line info) do not change.
 //
-// It matters for speed: linux/bpf.h and bpf_helper_defs.h are mostly
-// documentation comments, which cc scans rune by rune and, for each token
-// that starts a line, copies with the newlines before it into the token's
-// separator.
+// It matters for speed: linux/bpf.h and bpf_helper_defs.h are three
+// quarters documentation comments. cc scans comments rune by rune, makes a
+// line of every source line, even an empty one, and copies the newlines and
+// comments before each line's first token into that token's separator.
 //
 // The scan follows cc's lexer (string and character literals, header names
 // after #include, line splices). Whatever it is unsure of (an unterminated
 // literal or comment, a splice in a comment delimiter or ending a //
 // comment) leaves the file as it is, so cc sees and reports it unchanged.
 func stripComments(src []byte) []byte {
-	if !bytes.Contains(src, []byte("/*")) && !bytes.Contains(src, []byte("//")) {
+	if !bytes.Contains(src, []byte("/*")) && !bytes.Contains(src, []byte("//")) && !bytes.Contains(src, []byte("\n\n")) {
 		return src
 	}
 	if hasDelimiterSplice(src) {
 		return src
 	}
-	var out []byte // nil until the first removal
+	var out []byte // nil until the first change
 	done := 0      // src[:done] is in out
+	// shrink replaces src[i:e], which holds m >= 1 newlines and ends with
+	// one, and returns e.
+	shrink := func(i, e, m int) int {
+		out = append(out, src[done:i]...)
+		if m > 1 {
+			out = append(out, "/*"...)
+			for range m - 1 {
+				out = append(out, '\n')
+			}
+			out = append(out, "*/"...)
+		}
+		out = append(out, '\n')
+		done = e
+		return e
+	}
 	lineStart, hash, header := true, false, false
-	for i := 0; i < len(src); {
+	i := 0
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		i = 3 // cc skips a byte order mark
+	}
+	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '\n':
+			e, m := blankRun(src, i+1)
+			if m > 0 && (i == 0 || src[i-1] != '/') {
+				i = shrink(i, e, m+1)
+			} else {
+				i++
+			}
 			lineStart, hash, header = true, false, false
-			i++
 			continue
 		case isBlank(c):
 			i++
@@ -44,26 +70,25 @@ func stripComments(src []byte) []byte {
 			if j < 0 {
 				return src
 			}
-			end := i + 2 + j + 2
-			if restBlank(src, end) {
-				out = append(out, src[done:i]...)
-				for n := bytes.Count(src[i:end], []byte("\n")); n > 0; n-- {
-					out = append(out, '\n')
-				}
-				done = end
+			if e, m := blankRun(src, i); m > 0 {
+				i = shrink(i, e, m)
+				lineStart, hash, header = true, false, false
+			} else {
+				i += 2 + j + 2
 			}
-			i = end
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			end := len(src)
-			if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
-				end = i + j
+			k := bytes.IndexByte(src[i:], '\n')
+			if k < 0 {
+				i = len(src) // it ends the file
+				continue
 			}
-			if e := bytes.TrimRight(src[i:end], "\r"); len(e) > 0 && e[len(e)-1] == '\\' {
+			if l := bytes.TrimRight(src[i:i+k], "\r"); l[len(l)-1] == '\\' {
 				return src // a spliced // comment goes on
 			}
-			out = append(out, src[done:i]...)
-			done, i = end, end
+			e, m := blankRun(src, i)
+			i = shrink(i, e, m)
+			lineStart, hash, header = true, false, false
 			continue
 		}
 		// A token.
@@ -104,6 +129,40 @@ func stripComments(src []byte) []byte {
 		return src
 	}
 	return append(out, src[done:]...)
+}
+
+// blankRun returns the end of the lines from i on that hold only blanks and
+// complete comments, and how many there are (the newlines in src[i:e]).
+// A line splice, an unterminated comment or the end of the file without a
+// newline ends the run.
+func blankRun(src []byte, i int) (e, m int) {
+	e = i
+	for j := i; ; {
+		switch {
+		case j < len(src) && isBlank(src[j]):
+			j++
+		case j < len(src) && src[j] == '\n':
+			m += bytes.Count(src[e:j+1], []byte("\n"))
+			e, j = j+1, j+1
+		case j+1 < len(src) && src[j] == '/' && src[j+1] == '*':
+			k := bytes.Index(src[j+2:], []byte("*/"))
+			if k < 0 {
+				return e, m
+			}
+			j += 2 + k + 2
+		case j+1 < len(src) && src[j] == '/' && src[j+1] == '/':
+			k := bytes.IndexByte(src[j:], '\n')
+			if k < 0 {
+				return e, m
+			}
+			if l := bytes.TrimRight(src[j:j+k], "\r"); l[len(l)-1] == '\\' {
+				return e, m
+			}
+			j += k
+		default:
+			return e, m
+		}
+	}
 }
 
 // hasDelimiterSplice reports whether line splices ("\\\n" or "\\\r\n") split
@@ -161,16 +220,6 @@ func literalEnd(src []byte, i int) int {
 		}
 	}
 	return -1
-}
-
-// restBlank reports whether only blanks follow src[i] on its line.
-func restBlank(src []byte, i int) bool {
-	for ; i < len(src) && src[i] != '\n'; i++ {
-		if !isBlank(src[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // isBlank reports whether c is a separator cc skips other than '\n'.

@@ -80,25 +80,30 @@ func TestStripCommentsKeepsTokens(t *testing.T) {
 
 var stripCases = []struct{ in, want string }{
 	{"int a; // c\nint b;\n", "int a; \nint b;\n"},
-	{"/* a\n * b\n */\nint x;", "\n\n\nint x;"},
+	{"/* a\n * b\n */\nint x;", "/*\n\n*/\nint x;"},
 	{"int x; /* c */ int y;", "int x; /* c */ int y;"},
 	{"int x; /* c */ \\\nint y;", "int x; /* c */ \\\nint y;"},
-	{"char *s = \"/* not */\"; // c", "char *s = \"/* not */\"; "},
+	{"char *s = \"/* not */\"; // c", "char *s = \"/* not */\"; // c"},
 	{"char c = '\"'; /* c */\n", "char c = '\"'; \n"},
-	{"#include <a//b.h>\n// c\n", "#include <a//b.h>\n\n"},
+	{"#include <a//b.h>\n// c\n", "#include <a//b.h>/*\n*/\n"},
 	{"# /* x */ include <a//b.h> // c\n", "# /* x */ include <a//b.h> \n"},
-	{"#define X 1 /* a\n b */\n", "#define X 1 \n\n"},
+	{"#define X 1 /* a\n b */\n", "#define X 1 /*\n*/\n"},
 	{"#define X 1 /* a\n b */ + 2\n", "#define X 1 /* a\n b */ + 2\n"},
 	{"// a \\\n b\nint x;", "// a \\\n b\nint x;"},
 	{"int x; /\\\n* c */", "int x; /\\\n* c */"},
 	{"int x; /* c *\\\n/ */\n", "int x; /* c *\\\n/ */\n"},
 	{"int x; /* c *\\\n\\\r\n/ */\n", "int x; /* c *\\\n\\\r\n/ */\n"},
-	{"int x; /* *skb*\\\n * more */\n", "int x; \n\n"},
+	{"int x; /* *skb*\\\n * more */\n", "int x; /*\n*/\n"},
 	{"x //\\\n/ c\n", "x //\\\n/ c\n"},
-	{"char *s = \"a\\\"/*\"; /* c */", "char *s = \"a\\\"/*\"; "},
+	{"char *s = \"a\\\"/*\"; /* c */", "char *s = \"a\\\"/*\"; /* c */"},
 	{"'unterminated /* c */\n", "'unterminated /* c */\n"},
 	{"/* unterminated", "/* unterminated"},
-	{"x\r\n/* c */\r\ny // d\r\n", "x\r\n\r\ny \n"},
+	{"x\r\n/* c */\r\ny // d\r\n", "x\r/*\n*/\ny \n"},
+	{"a\n\n \t\n\nb", "a/*\n\n\n*/\nb"},
+	{"a /\n\nb", "a /\n\nb"},
+	{"\n\nx", "/*\n*/\nx"},
+	{"#define X \\\n\n\nY", "#define X \\\n/*\n*/\nY"},
+	{"\xef\xbb\xbf#include <a//b>\n", "\xef\xbb\xbf#include <a//b>\n"},
 }
 
 func TestStripCommentsCases(t *testing.T) {
@@ -137,4 +142,18 @@ func TestStripCommentsHeaders(t *testing.T) {
 		})
 	}
 	t.Logf("%d headers, %d stripped, %d -> %d bytes", n, stripped, before, after)
+}
+
+// FuzzStripComments checks that stripping never panics and keeps the number
+// of lines.
+func FuzzStripComments(f *testing.F) {
+	for _, c := range stripCases {
+		f.Add([]byte(c.in))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s := stripComments(b)
+		if bytes.Count(s, []byte("\n")) != bytes.Count(b, []byte("\n")) {
+			t.Errorf("%q -> %q: line count changed", b, s)
+		}
+	})
 }

@@ -27,6 +27,10 @@ func newConfig(opts Options) (*cc.Config, error) {
 		ExpansionLimit:  ExpansionLimit,
 		HasBuiltin:      hasBuiltin,
 		FS:              newSourceFS(),
+		// sourceFS serves host files itself: without FSOnly cc would
+		// os.Open again every include path candidate sourceFS lacks, and
+		// read files over MaxSourceSize.
+		FSOnly: true,
 	}
 	return cfg, nil
 }

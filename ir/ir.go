@@ -267,6 +267,12 @@ type Global struct {
 	Init    []byte // nil or all zero for .bss
 	BTF     btf.Type
 	Pos     Pos
+	// Const marks an object whose initializer is its value for the whole
+	// life of the program: a const, non-volatile C object or a string
+	// literal. codegen folds loads from it at constant offsets. A const
+	// volatile object (which the loader may rewrite before loading) must
+	// not be marked. (Added for codegen's load folding; lower sets it.)
+	Const bool
 }
 
 // Map is a map definition in ".maps". BTF is the anonymous struct of

@@ -27,6 +27,9 @@ type fnLowerer struct {
 	pos   ir.Pos
 	// discard is the call whose result the statement throws away.
 	discard *cc.PostfixExpression
+	// tracee holds bound handler parameters that point into the traced
+	// process: the handler cannot dereference them directly.
+	tracee map[*cc.Declarator]string
 }
 
 type loopTargets struct {
@@ -91,7 +94,7 @@ func (l *lowerer) lowerFuncs() {
 // the entry-value helpers its bindings need.
 func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
 	ft := fi.decl.Type().(*cc.FunctionType)
-	if n := len(ft.Parameters()); n < 1 {
+	if ps := ft.Parameters(); len(ps) < 1 || ps[0].Type().Kind() == cc.Void {
 		l.errorf(fi.decl, "handler %q must take the context (struct pt_regs *ctx) as its first parameter", fi.name)
 		return
 	}

@@ -60,7 +60,9 @@ func Inspect(u *frontend.Unit) *Shape {
 		ft := fi.decl.Type().(*cc.FunctionType)
 		var names []string
 		for _, p := range ft.Parameters() {
-			names = append(names, p.Name())
+			if p.Type().Kind() != cc.Void {
+				names = append(names, p.Name())
+			}
 		}
 		sh.Params[fi.name] = names
 		sh.Pos[fi.name] = fi.f.Pos
@@ -97,6 +99,12 @@ func (fl *fnLowerer) bindParams(ctx ir.Reg, params []*cc.Parameter, site *Handle
 		v := fl.convertBound(p, bd, raw)
 		lv := fl.declareLocal(d, pt)
 		fl.storeVar(lv, v)
+		if isPtr(pt) {
+			if fl.tracee == nil {
+				fl.tracee = map[*cc.Declarator]string{}
+			}
+			fl.tracee[d] = bd.Expr.Text
+		}
 		if start < len(first.Instrs) {
 			first.Instrs[start].Note = bd.Describe()
 		}
@@ -109,6 +117,9 @@ func (fl *fnLowerer) convertBound(p *cc.Parameter, bd *dwarfvars.Binding, raw ir
 	t := bd.Type
 	size := 8
 	signed := false
+	if t != nil && !t.Scalar() {
+		fl.l.errorf(p, "handler %q parameter %q: %s is a %s (%d bytes), not a scalar; bind one of its members or its address (&%s)", fl.fi.name, p.Name(), bd.Expr.Text, t.Spelling, t.Size, bd.Expr.Text)
+	}
 	if t != nil {
 		size, signed = t.Size, t.Signed
 		if t.Float {
@@ -407,3 +418,19 @@ func (l *lowerer) entryProgram(name, section string, e *dwarfvars.EntryInfo) *ir
 }
 
 var _ = fmt.Sprintf
+
+// checkTraceeDeref rejects a direct dereference of a bound pointer into the
+// traced process: the verifier would refuse the load.
+func (fl *fnLowerer) checkTraceeDeref(base cc.ExpressionNode) {
+	if fl.tracee == nil {
+		return
+	}
+	id := ident(base)
+	if id == nil {
+		return
+	}
+	d, _ := id.ResolvedTo().(*cc.Declarator)
+	if expr, ok := fl.tracee[d]; ok {
+		fl.l.errorf(base, "%q holds %s, an address in the traced process: it cannot be dereferenced directly; bind the member you need (e.g. %s->field) or read it with bpf_probe_read_user", d.Name(), expr, expr)
+	}
+}

@@ -164,7 +164,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if ft.IsVariadic() {
 		l.errorf(d, "variadic function %q: BPF functions take a fixed number of arguments", name)
 	}
-	if n := len(ft.Parameters()); n > 5 {
+	if n := len(ft.Parameters()); n > 5 && !l.isHandler(name) {
 		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
 	}
 	if isAggregate(ft.Result()) {
@@ -364,4 +364,15 @@ func (l *lowerer) uniqueName(name string) string {
 	}
 	l.names[n] = true
 	return n
+}
+
+// isHandler reports whether name is a bound probe handler (its extra
+// parameters are fetched, not passed in registers).
+func (l *lowerer) isHandler(name string) bool {
+	for _, h := range l.opts.Handlers {
+		if h.Name == name {
+			return true
+		}
+	}
+	return false
 }

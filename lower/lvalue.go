@@ -41,6 +41,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			lv.t, lv.field = t, f
 			return lv
 		case cc.PostfixExpressionPSelect:
+			fl.checkTraceeDeref(x.PostfixExpression)
 			p := fl.rvalue(x.PostfixExpression)
 			f := x.Field()
 			return lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
@@ -56,6 +57,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 		case cc.UnaryExpressionPostfix:
 			return fl.lvalueOf(x.PostfixExpression)
 		case cc.UnaryExpressionDeref:
+			fl.checkTraceeDeref(x.CastExpression)
 			p := fl.rvalue(x.CastExpression)
 			if p.op.IsImm {
 				fl.l.warnf(x, "dereferencing a constant address")
@@ -150,6 +152,7 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 		base := fl.addr(lv)
 		return lvalue{t: t, base: fl.offsetPtr(base, i, esz, false), space: lv.memSpace()}
 	}
+	fl.checkTraceeDeref(a)
 	p := fl.rvalue(a)
 	if c, ok := constValue(i); ok {
 		return lvalue{t: t, base: fl.toReg(p), off: c * esz}

@@ -391,7 +391,7 @@ func dwAddHandler(hs *[]*dwHandler, probe string, sites []dwarfvars.Site, per []
 		h.vars = append(h.vars, dwVar{expr: v.expr, param: p, bd: v.bd})
 	}
 	*hs = append(*hs, h)
-	}
+}
 
 func isCIdent(s string) bool {
 	return regexp.MustCompile(`^[A-Za-z_]\w*$`).MatchString(s)
@@ -1334,35 +1334,43 @@ func TestDWARFKnownBugs(t *testing.T) {
 			t.Errorf("known bug fixed, turn this pin into an assertion: %s", what)
 		}
 	}
-	t.Run("KnownBug_FiveBoundArgumentsRejected", func(t *testing.T) {
+	t.Run("FiveBoundArguments", func(t *testing.T) {
 		// The bound parameters are rewritten away (the program takes only
 		// ctx), yet lower.collectFunc applies the 5-argument limit of
 		// bpf-to-bpf calls to the C signature.
 		_, _, err := dwCompileOne(t, dwOneHandler("prog: params a b c x=a y=b", "a", "b", "c", "x", "y"), bpfcc.Options{Binary: o2})
-		pin(t, err != nil && strings.Contains(err.Error(), "at most 5"), fmt.Sprintf("a handler with 5 bound arguments is rejected: %v", err))
+		if err != nil {
+			t.Errorf("a handler with 5 bound arguments is rejected: %v", err)
+		}
 	})
-	t.Run("KnownBug_NoParameterHandlerPanics", func(t *testing.T) {
+	t.Run("NoParameterHandler", func(t *testing.T) {
 		src := dwHandlerHead + "SEC(\"config\") char _c[] = \"prog: params\";\nint prog(void) { return 0; }\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n"
 		_, _, err := dwCompileOne(t, src, bpfcc.Options{Binary: o2})
-		pin(t, errors.Is(err, bpfcc.ErrInternal), fmt.Sprintf("a probe handler without parameters is an internal compiler error (panic in bind.resolveHandler, params[1:]): %.120v", err))
+		if err == nil || errors.Is(err, bpfcc.ErrInternal) || !strings.Contains(err.Error(), "pt_regs") {
+			t.Errorf("a probe handler without parameters: %.200v", err)
+		}
 	})
-	t.Run("KnownBug_StructBoundToPointerParameter", func(t *testing.T) {
+	t.Run("StructBoundToPointerParameter", func(t *testing.T) {
 		// *p is a struct point (8 bytes); the handler's parameter is a
 		// pointer. bpfcc copies the struct's bytes into the pointer with no
 		// diagnostic: a made-up pointer.
 		src := dwHandlerHead + "struct point { int x, y; };\nSEC(\"config\") char _c[] = \"prog: loop_sum pt=*p\";\n" +
 			"int prog(struct pt_regs *ctx, struct point *pt) { long k = 0, v = (long)pt; bpf_map_update_elem(&out, &k, &v, BPF_ANY); return 0; }\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n"
 		res, _, err := dwCompileOne(t, src, bpfcc.Options{Binary: o2})
-		pin(t, err == nil && len(res.Warnings) == 0, "binding a struct (*p) to a pointer parameter compiles without error or warning")
+		if err == nil || !strings.Contains(err.Error(), "not a scalar") {
+			t.Errorf("binding a struct (*p) to a pointer parameter: res=%v err=%v", res != nil, err)
+		}
 	})
-	t.Run("KnownBug_TraceePointerDereferencedDirectly", func(t *testing.T) {
+	t.Run("TraceePointerDereferencedDirectly", func(t *testing.T) {
 		// A bound tracee pointer dereferenced in the handler compiles to a
 		// plain load that the verifier rejects ("invalid mem access
 		// 'scalar'"); bpfcc should say at compile time to bind p->y instead.
 		src := dwHandlerHead + "struct point { int x, y; };\nSEC(\"config\") char _c[] = \"prog: loop_sum pt=p\";\n" +
 			"int prog(struct pt_regs *ctx, struct point *pt) { long k = 0, v = pt->y; bpf_map_update_elem(&out, &k, &v, BPF_ANY); return 0; }\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n"
 		_, _, err := dwCompileOne(t, src, bpfcc.Options{Binary: o2})
-		pin(t, err == nil, "dereferencing a bound tracee pointer compiles (and is rejected by the verifier at load)")
+		if err == nil || !strings.Contains(err.Error(), "address in the traced process") {
+			t.Errorf("dereferencing a bound tracee pointer: %v", err)
+		}
 	})
 	t.Run("KnownBug_MemberOfSplitStruct", func(t *testing.T) {
 		// clang -O2: at use_struct:5, s is {[0..8): optimized out, [8..12):

@@ -57,6 +57,9 @@ func TestMutation(t *testing.T) {
 				kind, problem := checkMutant(j.p, j.src)
 				mu.Lock()
 				stats[kind]++
+				if done := stats["ok"] + stats["diag"] + stats["bad"]; done%1000 == 0 {
+					t.Logf("%d/%d variants, %d failed checks so far", done, n, len(failures))
+				}
 				if problem != "" {
 					name := fmt.Sprintf("mut%05d_%s", j.i, j.p.Name)
 					failures = append(failures, fmt.Sprintf("%s (%s, %s): %s", name, j.p.Path, j.desc, problem))

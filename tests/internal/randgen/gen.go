@@ -35,11 +35,24 @@ type gen struct {
 	names    int
 	live     frame // main's state before the statement being generated
 	inMain   bool
+	opts     Options
+	types    []Type
+}
+
+// Options select features; the zero value enables everything.
+type Options struct {
+	// NoUnsignedEnum leaves out enum E1, whose enumerators are all
+	// non-negative (so its type is unsigned int with GCC and clang).
+	NoUnsignedEnum bool
 }
 
 // Generate returns the program for seed.
-func Generate(seed int64) *Program {
-	g := &gen{r: rand.New(rand.NewSource(seed)), p: &Program{Seed: seed, safeUsed: map[string]bool{}}}
+func Generate(seed int64, opts Options) *Program {
+	g := &gen{r: rand.New(rand.NewSource(seed)), p: &Program{Seed: seed, safeUsed: map[string]bool{}}, opts: opts}
+	g.types = scalarTypes
+	if opts.NoUnsignedEnum {
+		g.types = slices.DeleteFunc(slices.Clone(scalarTypes), func(t Type) bool { return t == tEnumU })
+	}
 	return g.program()
 }
 
@@ -185,7 +198,7 @@ func (g *gen) packet() []byte {
 	return b
 }
 
-func (g *gen) scalarType() Type { return pick(g, scalarTypes) }
+func (g *gen) scalarType() Type { return pick(g, g.types) }
 
 func cInt(v uint64) *Expr { return &Expr{Op: OpConst, T: tInt, V: tInt.conv(v)} }
 
@@ -228,6 +241,9 @@ func (g *gen) constant() *Expr {
 			n string
 			v int64
 		}{{"E0_A", -3}, {"E0_B", 1}, {"E0_C", 1000}, {"E1_A", 0}, {"E1_B", 7}, {"E1_C", 40000}}
+		if g.opts.NoUnsignedEnum {
+			names = names[:3]
+		}
 		e := pick(g, names)
 		return &Expr{Op: OpConst, Sub: e.n, T: tInt, V: uint64(e.v)}
 	}

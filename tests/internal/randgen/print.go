@@ -223,14 +223,13 @@ func (prog *Program) Source() string {
 		p.line(0, "}")
 	}
 	p.line(0, "")
-	p.line(0, "static __always_inline void put(__u32 k, __u64 v)")
-	p.line(0, "{")
-	p.line(1, "bpf_map_update_elem(&out, &k, &v, BPF_ANY);")
-	p.line(0, "}")
+	p.line(0, "#define PUT(k, v) do { key = (k); val = (v); bpf_map_update_elem(&out, &key, &val, BPF_ANY); } while (0)")
 	p.line(0, "")
 	p.line(0, "SEC(\"socket\")")
 	p.line(0, "int prog(struct __sk_buff *skb)")
 	p.line(0, "{")
+	p.line(1, "__u32 key;")
+	p.line(1, "__u64 val;")
 	p.line(1, "__u64 in[8];")
 	p.line(1, "if (bpf_skb_load_bytes(skb, 0, in, sizeof(in)) < 0)")
 	p.line(2, "return 1;")
@@ -240,7 +239,7 @@ func (prog *Program) Source() string {
 	}
 	p.stmts(1, prog.Main.Body)
 	for i, e := range prog.Outs {
-		p.line(1, "put(%d, (__u64)%s);", i, e)
+		p.line(1, "PUT(%d, (__u64)%s);", i, e)
 	}
 	p.line(1, "return 0;")
 	p.line(0, "}")

@@ -1,0 +1,162 @@
+package codegen
+
+import (
+	"strings"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// This file holds the parts of propagateValues that learn facts from
+// outside the instructions themselves: the contents of constant globals and
+// the outcome of the branch an edge leaves by.
+
+// foldableGlobals returns, by name, the globals loads may be folded from.
+func foldableGlobals(gs []*ir.Global) map[string]*ir.Global {
+	var m map[string]*ir.Global
+	for _, g := range gs {
+		if g != nil && foldableGlobal(g) {
+			if m == nil {
+				m = map[string]*ir.Global{}
+			}
+			m[g.Name] = g
+		}
+	}
+	return m
+}
+
+// foldableGlobal reports whether g's initializer is its value for good: a
+// read-only object marked Const by lower, or one of lower's string literals
+// (static .rodata objects named ".str.N", a name no C identifier can have).
+func foldableGlobal(g *ir.Global) bool {
+	if !strings.HasPrefix(g.Section, ".rodata") || len(g.Init) != g.Size {
+		return false
+	}
+	return g.Const || (g.Static && g.Section == ".rodata" && strings.HasPrefix(g.Name, ".str."))
+}
+
+// globalValue reads size bytes at off in a foldable global, extended as a
+// load with signed asks.
+func (va *valueAnalysis) globalValue(sym string, off int64, size int, signed bool) (int64, bool) {
+	g := va.consts[sym]
+	if g == nil || off < 0 || off+int64(size) > int64(len(g.Init)) {
+		return 0, false
+	}
+	var v uint64
+	for i := size - 1; i >= 0; i-- {
+		v = v<<8 | uint64(g.Init[off+int64(i)])
+	}
+	return evalExt(int64(v), size*8, signed), true
+}
+
+// zeroExtended computes the registers whose upper 32 bits are zero
+// wherever they are defined: every definition is a 32-bit operation, a
+// zero extension from at most 32 bits, a narrow unsigned load, a small
+// non-negative constant or a copy of another such register. Parameters are
+// not. It is a greatest fixpoint, sound because each definition preserves
+// the property given that its operands have it (and registers read before
+// any write are zeroed at entry).
+func zeroExtended(f *ir.Func) map[ir.Reg]bool {
+	z := map[ir.Reg]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Dst != 0 {
+				z[in.Dst] = true
+			}
+		}
+	}
+	for _, p := range f.Params {
+		delete(z, p)
+	}
+	ok := func(in *ir.Instr) bool {
+		switch in.Op {
+		case ir.OpALU, ir.OpNeg:
+			return in.W32
+		case ir.OpExt:
+			return !in.Signed && in.Bits <= 32
+		case ir.OpLoad:
+			return !in.Signed && in.Size <= 4
+		case ir.OpMov:
+			if in.A.IsImm {
+				return in.A.Imm >= 0 && in.A.Imm <= 0xffffffff
+			}
+			return z[in.A.Reg]
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Dst != 0 && z[in.Dst] && !ok(in) {
+					delete(z, in.Dst)
+					changed = true
+				}
+			}
+		}
+	}
+	return z
+}
+
+// vedge is a control-flow edge with the state control has on it.
+type vedge struct {
+	to *ir.Block
+	st *vstate
+}
+
+// edges returns the edges control may leave b by in state st (the state
+// after b's last instruction). A decided branch has one; on the edge where
+// "r == C" holds, r is known to be C.
+func (va *valueAnalysis) edges(b *ir.Block, st *vstate) []vedge {
+	t := b.Term()
+	if t == nil || t.Op != ir.OpBranch {
+		var out []vedge
+		for _, s := range b.Succs() {
+			out = append(out, vedge{s, st})
+		}
+		return out
+	}
+	if taken, ok := va.decide(st, t); ok {
+		if taken {
+			return []vedge{{t.Then, st}}
+		}
+		return []vedge{{t.Else, st}}
+	}
+	return []vedge{{t.Then, va.refine(st, t, true)}, {t.Else, va.refine(st, t, false)}}
+}
+
+// refine returns st with what the branch t's outcome taken tells.
+func (va *valueAnalysis) refine(st *vstate, t *ir.Instr, taken bool) *vstate {
+	if (t.Cond == ir.Eq) != taken || (t.Cond != ir.Eq && t.Cond != ir.Ne) {
+		return st
+	}
+	a, b := t.A, t.B
+	if a.IsImm {
+		a, b = b, a
+	}
+	bv := va.val(st, b)
+	if a.IsImm || bv.k != vConst || va.val(st, a).k != vUnknown {
+		return st
+	}
+	c := bv.c
+	if t.W32 {
+		if !va.zext[a.Reg] {
+			return st
+		}
+		c = int64(uint32(c))
+	}
+	n := st.clone()
+	n.regs[a.Reg] = aval{k: vConst, c: c}
+	return n
+}
+
+// symLoad folds a load from a foldable global at a known offset.
+func (va *valueAnalysis) symLoad(st *vstate, in *ir.Instr) (int64, bool) {
+	if in.Slot != nil || len(va.consts) == 0 {
+		return 0, false
+	}
+	a := va.val(st, in.A)
+	if a.k != vSym {
+		return 0, false
+	}
+	return va.globalValue(a.sym, a.c+in.Off, in.Size, in.Signed)
+}
