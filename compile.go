@@ -108,6 +108,9 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if opts.DumpIR != nil {
 		opts.DumpIR(m)
 	}
+	if err := checkIRLimits(m); err != nil {
+		return nil, err
+	}
 	stage = "code generation"
 	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug})
 	if err != nil {
@@ -116,6 +119,11 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if err := checkCallChainStack(o, m); err != nil {
 		return nil, err
 	}
+	lw, err := checkObjectLimits(o, m)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, lw...)
 	stage = "ELF writer"
 	elf, err := codegen.ELF(o)
 	if err != nil {

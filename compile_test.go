@@ -69,3 +69,39 @@ char LICENSE[] __attribute__((section("license"))) = "GPL";
 		t.Fatalf("single frame rejected: %v", err)
 	}
 }
+
+func TestInputLimitsAndMistakes(t *testing.T) {
+	head := "#include <linux/bpf.h>\n"
+	tail := "char LICENSE[] __attribute__((section(\"license\"))) = \"GPL\";\n"
+	var big strings.Builder
+	big.WriteString(head + "__attribute__((section(\"socket\"))) int p(struct __sk_buff *s) { volatile unsigned long x = s->len;\n")
+	for i := 0; i < 25000; i++ {
+		big.WriteString("x = x * 7 + (x >> 3);\n")
+	}
+	big.WriteString("return x; }\n" + tail)
+	cases := []struct{ name, src, want string }{
+		{"too many values", big.String(), "too large for bpfcc"},
+		{"data in a code section", head + "int x __attribute__((section(\"foo\"))) = 1;\n" + tail, "global data must be in"},
+		{"unknown map member", head + "#include <bpf/bpf_helpers.h>\nstruct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); int bogus; } m SEC(\".maps\");\n" + tail, `member "bogus"`},
+		{"unterminated at EOF", head + "int *", "unexpected end of file"},
+	}
+	for _, c := range cases {
+		_, err := Compile("limits.c", Options{Source: []byte(c.src)})
+		var dl diag.List
+		if !errors.As(err, &dl) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %.300v, want a diagnostic containing %q", c.name, err, c.want)
+			continue
+		}
+		if dl[0].Line == 0 {
+			t.Errorf("%s: diagnostic without position: %v", c.name, dl[0])
+		}
+	}
+	// A repeated tentative definition is one object.
+	res, err := Compile("tent.c", Options{Source: []byte(head + "__u64 counter; __u64 counter = 5;\n__attribute__((section(\"socket\"))) int p(void *c) { return counter; }\n" + tail)})
+	if err != nil {
+		t.Fatalf("tentative definitions: %v", err)
+	}
+	if ms := res.Spec.Maps[".data"]; ms == nil || ms.ValueSize != 8 {
+		t.Errorf("tentative definitions: .data = %+v", ms)
+	}
+}

@@ -5,6 +5,7 @@ package codegen
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 
 	"github.com/bpfcc/bpfcc/codegen/obj"
@@ -115,6 +116,10 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	return out, nil
 }
 
+// dumpAfter names the pass after which optimize prints each function to
+// standard error ("all" for every pass), from $BPFCC_DUMP; for debugging.
+var dumpAfter = os.Getenv("BPFCC_DUMP")
+
 // optimize runs the function passes, checking the IR after each.
 func optimize(f *ir.Func, c *passCtx, optLevel int) error {
 	for _, p := range funcPasses {
@@ -122,6 +127,9 @@ func optimize(f *ir.Func, c *passCtx, optLevel int) error {
 			continue
 		}
 		p.fn(f, c)
+		if dumpAfter != "" && (dumpAfter == p.name || dumpAfter == "all") {
+			fmt.Fprintf(os.Stderr, "after %s:\n%s\n", p.name, f)
+		}
 		if err := ir.Check(f); err != nil {
 			return fmt.Errorf("internal error after pass %s: %w", p.name, err)
 		}

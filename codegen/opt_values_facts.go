@@ -121,11 +121,11 @@ func (va *valueAnalysis) edges(b *ir.Block, st *vstate) []vedge {
 		}
 		return []vedge{{t.Else, st}}
 	}
-	return []vedge{{t.Then, va.refine(st, t, true)}, {t.Else, va.refine(st, t, false)}}
+	return []vedge{{t.Then, va.refine(b, st, t, true)}, {t.Else, va.refine(b, st, t, false)}}
 }
 
 // refine returns st with what the branch t's outcome taken tells.
-func (va *valueAnalysis) refine(st *vstate, t *ir.Instr, taken bool) *vstate {
+func (va *valueAnalysis) refine(blk *ir.Block, st *vstate, t *ir.Instr, taken bool) *vstate {
 	if (t.Cond == ir.Eq) != taken || (t.Cond != ir.Eq && t.Cond != ir.Ne) {
 		return st
 	}
@@ -144,9 +144,87 @@ func (va *valueAnalysis) refine(st *vstate, t *ir.Instr, taken bool) *vstate {
 		}
 		c = int64(uint32(c))
 	}
-	n := st.clone()
+	n := va.replay(blk, a.Reg, c)
+	if n == nil {
+		n = st.clone()
+	}
 	n.regs[a.Reg] = aval{k: vConst, c: c}
 	return n
+}
+
+// replay returns the state at the end of blk (before its terminator) given
+// that r holds c there, or nil. It walks back through the copies and
+// invertible operations (adding, subtracting or xoring a constant) that
+// computed r in blk to the earliest register the value is known for, then
+// re-runs the block from that register's definition with it known: so
+// "r = i; i++; if r == 5" also knows i == 6.
+func (va *valueAnalysis) replay(blk *ir.Block, r ir.Reg, c int64) *vstate {
+	if va.in[blk.ID] == nil {
+		return nil
+	}
+	n := len(blk.Instrs) - 1 // the terminator
+	at, cur, val := n, r, c
+	for i := n - 1; i >= 0; i-- {
+		in := blk.Instrs[i]
+		if in.Dst != cur {
+			continue
+		}
+		y, v, ok := va.invert(in, val)
+		if !ok {
+			break
+		}
+		at, cur, val = i, y, v
+	}
+	for at > 0 && blk.Instrs[at-1].Dst != cur {
+		at-- // cur holds val since its last definition
+	}
+	st := va.in[blk.ID].clone()
+	for _, in := range blk.Instrs[:at] {
+		va.transfer(st, in, false)
+	}
+	if st.regs[cur].k != vUnknown {
+		return nil
+	}
+	st.regs[cur] = aval{k: vConst, c: val}
+	for _, in := range blk.Instrs[at:n] {
+		va.transfer(st, in, false)
+	}
+	return st
+}
+
+// invert returns the register in reads and the value it held when in's
+// result is v, for copies and invertible operations.
+func (va *valueAnalysis) invert(in *ir.Instr, v int64) (ir.Reg, int64, bool) {
+	switch in.Op {
+	case ir.OpMov:
+		if !in.A.IsImm && in.A.Reg != in.Dst {
+			return in.A.Reg, v, true
+		}
+	case ir.OpALU:
+		if in.A.IsImm || !in.B.IsImm || in.A.Reg == in.Dst || (in.W32 && !va.zext[in.A.Reg]) {
+			return 0, 0, false
+		}
+		var x int64
+		switch in.ALU {
+		case ir.Add:
+			x = v - in.B.Imm
+		case ir.Sub:
+			x = v + in.B.Imm
+		case ir.Xor:
+			x = v ^ in.B.Imm
+		default:
+			return 0, 0, false
+		}
+		if in.W32 {
+			x = int64(uint32(x))
+		}
+		return in.A.Reg, x, true
+	case ir.OpExt:
+		if !in.Signed && in.Bits == 32 && !in.A.IsImm && va.zext[in.A.Reg] && in.A.Reg != in.Dst {
+			return in.A.Reg, v, true
+		}
+	}
+	return 0, 0, false
 }
 
 // symLoad folds a load from a foldable global at a known offset.

@@ -30,10 +30,19 @@ func newConfig(opts Options) (*cc.Config, error) {
 		// sourceFS serves host files itself: without FSOnly cc would
 		// os.Open again every include path candidate sourceFS lacks, and
 		// read files over MaxSourceSize.
-		FSOnly: true,
+		FSOnly:      true,
+		SourceCache: sourceCache,
 	}
 	return cfg, nil
 }
+
+// sourceCache keeps the headers cc has scanned and parsed into their
+// preprocessing structure for the later compilations of this process (a
+// test suite, a server): each reads and strips them again, but cc reuses
+// the parse of a header whose content is unchanged. It does nothing for a
+// single bpfcc command, and it is memory only: nothing is written. Nil
+// disables it.
+var sourceCache = &cc.SourceCache{MaxBytes: 16 << 20}
 
 // ExpansionLimit bounds macro expansion work (tokens processed).
 const ExpansionLimit = 50_000_000

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"modernc.org/cc/v4"
 
@@ -56,6 +57,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 	if len(src) > MaxSourceSize {
 		return nil, diag.List{{File: path, Msg: fmt.Sprintf("source is %d bytes, over the %d-byte limit", len(src), MaxSourceSize)}}
 	}
+	if d := checkEOF(path, src); d != nil {
+		return nil, diag.List{*d}
+	}
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, diag.List{{File: path, Msg: err.Error()}}
@@ -75,14 +79,34 @@ func Parse(path string, opts Options) (*Unit, error) {
 // MaxSourceSize bounds the main file's size.
 const MaxSourceSize = 16 << 20
 
-// translate runs cc.Translate, turning a panic inside cc into an error.
-func translate(cfg *cc.Config, sources []cc.Source) (ast *cc.AST, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			ast, err = nil, fmt.Errorf("internal compiler error: C front end: %v", r)
-		}
+// TranslateTimeout bounds the C front end. modernc.org/cc/v4 can loop
+// forever on some malformed input (e.g. a stray token at end of file, or a
+// file that includes itself); the goroutine is abandoned then.
+var TranslateTimeout = 10 * time.Second
+
+// translate runs cc.Translate, turning a panic inside cc into an error
+// and a hang into a timeout.
+func translate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
+	type result struct {
+		ast *cc.AST
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{nil, fmt.Errorf("the C front end failed on this input (%v); check the syntax near the end of the file", r)}
+			}
+		}()
+		ast, err := cc.Translate(cfg, sources)
+		done <- result{ast, err}
 	}()
-	return cc.Translate(cfg, sources)
+	select {
+	case r := <-done:
+		return r.ast, r.err
+	case <-time.After(TranslateTimeout):
+		return nil, fmt.Errorf("the C front end did not finish in %v: the input is malformed (unterminated declaration at end of file, or a file that includes itself)", TranslateTimeout)
+	}
 }
 
 func errnoText(err error) string {

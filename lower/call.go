@@ -3,6 +3,8 @@ package lower
 import (
 	"strings"
 
+	"github.com/cilium/ebpf/btf"
+
 	"modernc.org/cc/v4"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -86,6 +88,7 @@ func (fl *fnLowerer) helperCall(x *cc.PostfixExpression, name string, id int64, 
 	if gplOnly[name] {
 		fl.l.usedGPL = append(fl.l.usedGPL, gplUse{name: name, pos: x.Position()})
 	}
+	fl.recordOutput(id, args)
 	var dst ir.Reg
 	if t.Kind() != cc.Void {
 		dst = fl.tmp()
@@ -156,5 +159,103 @@ func (l *lowerer) checkRecursion() {
 		if color[fi.name] == white && !found {
 			visit(fi)
 		}
+	}
+}
+
+// Helper ids whose arguments tell which record type an output map carries.
+const (
+	helperPerfEventOutput = 25
+	helperRingbufOutput   = 130
+	helperRingbufReserve  = 131
+)
+
+// recordOutput notes the record type sent to a perf event array or ring
+// buffer (bpf_perf_event_output(ctx, &map, flags, &rec, size),
+// bpf_ringbuf_output(&map, &rec, size, flags)), so the runtime can decode
+// events by field.
+func (fl *fnLowerer) recordOutput(id int64, args []cc.ExpressionNode) {
+	mapArg, dataArg := -1, -1
+	switch id {
+	case helperPerfEventOutput:
+		mapArg, dataArg = 1, 3
+	case helperRingbufOutput:
+		mapArg, dataArg = 0, 1
+	default:
+		return
+	}
+	if len(args) <= dataArg {
+		return
+	}
+	t := fl.pointee(args[dataArg])
+	fl.setOutput(args[mapArg], t)
+}
+
+// setOutput records t as the record type of the map expression e (&map).
+func (fl *fnLowerer) setOutput(e cc.ExpressionNode, t cc.Type) {
+	if t == nil || (t.Kind() != cc.Struct && t.Kind() != cc.Union) {
+		return
+	}
+	pe := ident(stripAddr(e))
+	if pe == nil {
+		return
+	}
+	g, ok := fl.l.globals[declOf(pe)]
+	if !ok || !g.isMap {
+		return
+	}
+	if fl.l.m.Output == nil {
+		fl.l.m.Output = map[string]btf.Type{}
+	}
+	if _, seen := fl.l.m.Output[g.name]; !seen {
+		fl.l.m.Output[g.name] = fl.l.btf.typ(t)
+	}
+}
+
+// pointee is the type of the object a pointer argument points to, looking
+// through casts to void * (&rec, (void *)&rec, recp).
+func (fl *fnLowerer) pointee(e cc.ExpressionNode) cc.Type {
+	if x := stripAddr(e); x != e {
+		return fl.objType(x)
+	}
+	for {
+		c, ok := e.(*cc.CastExpression)
+		if !ok || c.Case != cc.CastExpressionCast {
+			break
+		}
+		e = c.CastExpression
+	}
+	if x := stripAddr(e); x != e {
+		return fl.objType(x)
+	}
+	if t := e.Type(); t.Kind() == cc.Ptr {
+		return elemType(t)
+	}
+	return nil
+}
+
+// noteReserve records the record type of r = bpf_ringbuf_reserve(&map, ...)
+// from the pointer type the result is stored in.
+func (fl *fnLowerer) noteReserve(target cc.Type, e cc.ExpressionNode) {
+	for {
+		c, ok := e.(*cc.CastExpression)
+		if !ok || c.Case != cc.CastExpressionCast {
+			break
+		}
+		e = c.CastExpression
+	}
+	call := callExpr(e)
+	if call == nil || !isPtr(target) {
+		return
+	}
+	id := ident(call.PostfixExpression)
+	if id == nil {
+		return
+	}
+	d, _ := id.ResolvedTo().(*cc.Declarator)
+	if hid, ok := fl.l.helpers[d]; !ok || hid != helperRingbufReserve {
+		return
+	}
+	if args := callArgs(call); len(args) > 0 {
+		fl.setOutput(args[0], elemType(target))
 	}
 }

@@ -25,6 +25,10 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 	if id.Initializer != nil {
 		l.constInit(buf, 0, t, id.Initializer)
 	}
+	if sec != "" && !strings.HasPrefix(sec, ".data") && !strings.HasPrefix(sec, ".rodata") && !strings.HasPrefix(sec, ".bss") {
+		l.errorf(d, "variable %q in section %q: global data must be in .data*, .rodata* or .bss* (maps go in \".maps\")", d.Name(), sec)
+		return
+	}
 	if sec == "" {
 		switch {
 		case d.IsConst() || isConstType(t):
@@ -35,6 +39,18 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 			sec = ".bss"
 		}
 	}
+	if prev := l.globalNames[name]; prev != nil && !static {
+		// A tentative definition repeated (int x; int x = 1;): one object,
+		// the initialised definition wins.
+		l.globals[d] = prev
+		if id.Initializer != nil && !strings.HasPrefix(prev.g.Section, ".rodata") {
+			prev.g.Init = buf
+			if strings.HasPrefix(prev.g.Section, ".bss") && !allZero(buf) {
+				prev.g.Section = ".data"
+			}
+		}
+		return
+	}
 	g := &ir.Global{Name: name, Section: sec, Static: static, Size: int(size), Align: align(t), BTF: l.btf.typ(t), Pos: l.pos(d)}
 	if a := d.Type().Attributes(); a != nil && a.Aligned() > 0 {
 		g.Align = max(g.Align, int(a.Aligned()))
@@ -42,7 +58,11 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 	if !strings.HasPrefix(sec, ".bss") {
 		g.Init = buf
 	}
-	l.globals[d] = &global{name: name, typ: t, g: g}
+	gl := &global{name: name, typ: t, g: g}
+	l.globals[d] = gl
+	if !static {
+		l.globalNames[name] = gl
+	}
 	l.m.Globals = append(l.m.Globals, g)
 }
 
@@ -183,6 +203,12 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 		l.errorf(d, "map %q in SEC(\".maps\") must be a struct", d.Name())
 		return
 	}
+	for _, m := range bt.Members {
+		if !mapMembers[m.Name] {
+			l.errorf(d, "map %q has member %q, which is not a map attribute (type, key, value, key_size, value_size, max_entries, map_flags, numa_node, pinning, map_extra, values)", d.Name(), m.Name)
+			return
+		}
+	}
 	mp := &ir.Map{Name: name, Static: static, BTF: bt, Pos: l.pos(d)}
 	if id != nil && id.Initializer != nil && id.Initializer.Case == cc.InitializerInitList {
 		// Map-in-map and prog-array initialisers: .values = { [i] = &map }.
@@ -202,6 +228,10 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
 	l.m.Maps = append(l.m.Maps, mp)
 }
+
+// mapMembers are the members libbpf accepts in a BTF-defined map.
+var mapMembers = map[string]bool{"type": true, "key": true, "value": true, "key_size": true, "value_size": true,
+	"max_entries": true, "map_flags": true, "numa_node": true, "pinning": true, "map_extra": true, "values": true}
 
 // stripAddr looks through casts and one & to the operand.
 func stripAddr(e cc.ExpressionNode) cc.ExpressionNode {

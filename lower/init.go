@@ -33,6 +33,7 @@ func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
 		fl.l.errorf(e, "unsupported array initializer")
 		return
 	}
+	fl.noteReserve(lv.typ, e)
 	fl.storeVar(lv, fl.rvalue(e))
 }
 

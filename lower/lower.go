@@ -37,6 +37,8 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 		strs:    map[string]string{},
 		names:   map[string]bool{},
 		btf:     newBTFConv(),
+
+		globalNames: map[string]*global{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -75,6 +77,8 @@ type lowerer struct {
 	names   map[string]bool
 
 	hasErrMap, hasEntryMap bool
+	// globalNames finds file-scope objects by name (tentative definitions).
+	globalNames map[string]*global
 	btf                    *btfConv
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse

@@ -40,12 +40,29 @@ func isOutputMap(t ebpf.MapType) bool { return t == ebpf.PerfEventArray || t == 
 // outputType finds the BTF type of an output map's records: Options, then a
 // decl tag on the map, then a struct or typedef named after the map (or the
 // map name with "_event"/"_t" appended). nil means records print as hex.
+// compilerOutputPrefix names the VAR in which bpfcc records an output
+// map's record type (elfwriter.OutputVarPrefix; internal, so repeated here).
+const compilerOutputPrefix = "__bpfcc_output_"
+
 func outputType(spec *ebpf.CollectionSpec, ms *ebpf.MapSpec, explicit map[string]btf.Type) btf.Type {
 	if t := explicit[ms.Name]; t != nil {
 		return t
 	}
 	if spec.Types == nil {
 		return nil
+	}
+	// The compiler records the type each output map carries as a VAR
+	// named __bpfcc_output_MAP (see codegen/internal/elfwriter), and
+	// bpfcc.h's BPFCC_OUTPUT as a VAR named MAP_bpfcc_event.
+	for _, name := range []string{compilerOutputPrefix + ms.Name, ms.Name + "_bpfcc_event"} {
+		var v *btf.Var
+		if spec.Types.TypeByName(name, &v) == nil {
+			t := btf.UnderlyingType(v.Type)
+			if p, ok := t.(*btf.Pointer); ok && strings.HasSuffix(name, "_bpfcc_event") {
+				t = btf.UnderlyingType(p.Target)
+			}
+			return t
+		}
 	}
 	for _, tag := range ms.Tags {
 		if name, ok := strings.CutPrefix(tag, EventTag); ok {

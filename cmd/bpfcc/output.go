@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -39,43 +38,9 @@ func writeAtomic(path string, data []byte) error {
 
 // printDiags prints each diagnostic with its source line and a caret.
 func printDiags(l diag.List, cfg *config, w io.Writer) {
-	l.Sort()
-	files := map[string][]string{}
-	for _, d := range l {
-		fmt.Fprintln(w, d.String())
-		if d.Line <= 0 || d.File == "" {
-			continue
-		}
-		lines, ok := files[d.File]
-		if !ok {
-			if b, err := os.ReadFile(d.File); err == nil {
-				lines = strings.Split(string(b), "\n")
-			}
-			files[d.File] = lines
-		}
-		if d.Line > len(lines) {
-			continue
-		}
-		src := strings.TrimRight(lines[d.Line-1], "\r")
-		fmt.Fprintf(w, "%s\n", src)
-		if d.Col > 0 {
-			fmt.Fprintf(w, "%s^\n", caretPad(src, d.Col))
-		}
-		if d.Hint != "" {
-			fmt.Fprintf(w, "hint: %s\n", d.Hint)
-		}
+	color := false
+	if f, ok := w.(*os.File); ok {
+		color = diag.ColorFor(f)
 	}
-}
-
-// caretPad keeps tabs so the caret lines up under the column.
-func caretPad(src string, col int) string {
-	var b strings.Builder
-	for i := 0; i < col-1 && i < len(src); i++ {
-		if src[i] == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
+	diag.Print(w, l, diag.FileLines(nil), color)
 }

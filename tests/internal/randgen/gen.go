@@ -519,7 +519,7 @@ func (g *gen) leaf(c *ectx) *Expr {
 
 // index is a constant index or a masked expression in range for v.
 func (g *gen) index(v *Var, c *ectx) *Expr {
-	if g.chance(0.7) {
+	if v.N < 4 || g.chance(0.6) {
 		return cInt(uint64(g.r.Intn(v.N)))
 	}
 	rc := &ectx{reads: c.reads}
@@ -812,7 +812,8 @@ func (g *gen) liveStmt() *Stmt {
 		g.safe = try >= 6
 		s := g.stmt()
 		fr := g.live.clone()
-		if tryExec(func() { (&interp{}).stmt(s, fr) }) {
+		it := &interp{seen: map[*Expr]bool{}}
+		if tryExec(func() { it.stmt(s, fr) }) && (g.safe || allRiskySeen(s, it.seen)) {
 			g.live = fr
 			return s
 		}
@@ -926,4 +927,61 @@ func (g *gen) initOfLocal(v *Var) Init {
 		in.Elems = append(in.Elems, g.expr(c, 2))
 	}
 	return in
+}
+
+// risky reports whether e is an operator whose raw form can have undefined
+// behaviour. Raw risky operators that never run are not checked by the
+// model, and a compiler may prove them undefined and treat their path as
+// unreachable (clang then emits code the verifier rejects), so live
+// statements keep them only when every one of them ran.
+func risky(e *Expr) bool {
+	switch e.Op {
+	case OpBinary:
+		switch e.Sub {
+		case "+", "-", "*":
+			return e.T.Signed
+		case "/", "%", "<<", ">>":
+			return true
+		}
+	case OpUnary:
+		return e.Sub == "-" && e.T.Signed
+	case OpAssign:
+		return e.Sub != "=" && e.Sub != "&=" && e.Sub != "|=" && e.Sub != "^="
+	case OpIncDec:
+		return true
+	}
+	return false
+}
+
+func allRiskySeen(s *Stmt, seen map[*Expr]bool) bool {
+	ok := true
+	var expr func(e *Expr)
+	expr = func(e *Expr) {
+		if e == nil || !ok {
+			return
+		}
+		if risky(e) && !seen[e] {
+			ok = false
+			return
+		}
+		for _, a := range e.Args {
+			expr(a)
+		}
+	}
+	var stmt func(s *Stmt)
+	stmt = func(s *Stmt) {
+		expr(s.E)
+		for _, b := range [][]*Stmt{s.Body, s.Else} {
+			for _, x := range b {
+				stmt(x)
+			}
+		}
+		for _, c := range s.Cases {
+			for _, x := range c.Body {
+				stmt(x)
+			}
+		}
+	}
+	stmt(s)
+	return ok
 }

@@ -34,6 +34,7 @@ const (
 type interp struct {
 	steps int
 	ret   uint64
+	seen  map[*Expr]bool // evaluated nodes, when non-nil
 }
 
 func (it *interp) tick() {
@@ -207,6 +208,9 @@ func (it *interp) lvalue(e *Expr, fr frame) ([]uint64, int, Type) {
 
 func (it *interp) eval(e *Expr, fr frame) uint64 {
 	it.tick()
+	if it.seen != nil {
+		it.seen[e] = true
+	}
 	switch e.Op {
 	case OpConst:
 		return e.V

@@ -1,0 +1,30 @@
+// Package bench holds compile-time benchmarks of the whole bpfcc pipeline;
+// compile_time.sh compares the bpfcc command with clang-19.
+package bench
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/bpfcc/bpfcc"
+)
+
+// xdpProgram includes libbpf's headers and the big linux/ UAPI headers.
+var xdpProgram = filepath.Join("..", "tests", "testdata", "xdp_parse_counts.c")
+
+// BenchmarkCompileXDP measures bpfcc.Compile of xdp_parse_counts.c, the
+// compile-time target's program, front end to ELF object.
+func BenchmarkCompileXDP(b *testing.B) {
+	b.ReportAllocs()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	gcs := ms.NumGC
+	for b.Loop() {
+		if _, err := bpfcc.Compile(xdpProgram, bpfcc.Options{OptLevel: -1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.NumGC-gcs)/float64(b.N), "gc/op")
+}

@@ -1,0 +1,32 @@
+// mutation: duplicate line 12; delete line 1
+// problem: internal error: internal compiler error: ELF writer: elfwriter: lay out data: invalid object: variable "total" clashes with variable of the same name
+// variables, which keep their values across runs.
+// RUN: socket
+// PACKET: ipv4-tcp repeat=3
+// EXPECT: retval=3
+// EXPECT-VAR: total=120
+// EXPECT-VAR: zeroed=0
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+__u64 total;
+__u64 total;
+__u32 zeroed;
+
+static __attribute__((noinline)) int next_id(void)
+{
+	static int id;
+	return ++id;
+}
+
+SEC("socket")
+int globals_bss(struct __sk_buff *skb)
+{
+	total += skb->len;
+	if (zeroed != 0)
+		return 100;
+	return next_id();
+}
+
+char LICENSE[] SEC("license") = "GPL";

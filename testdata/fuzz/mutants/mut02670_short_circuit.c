@@ -1,0 +1,46 @@
+// mutation: delete line 7; duplicate line 9; duplicate token ";"
+// problem: internal error: internal compiler error: ELF writer: elfwriter: lay out data: invalid object: variable "calls" clashes with variable of the same name
+// Tests: && and || evaluate their right operand only when needed: side
+// effects (increments, calls) on the skipped side must not happen.
+// RUN: socket
+// EXPECT: retval=0
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#define CHECK(n, cond) do { if (!(cond)) return n; } while (0)
+
+static int calls; ;
+static int calls;
+
+static __attribute__((noinline)) int bump(int v)
+{
+	calls++;
+	return v;
+}
+
+SEC("socket")
+int short_circuit(struct __sk_buff *skb)
+{
+	volatile int zero = 0, one = 1, two = 2;
+	int i = 0, r;
+
+	r = zero && i++;
+	CHECK(1, r == 0 && i == 0);
+	r = one || i++;
+	CHECK(2, r == 1 && i == 0);
+	r = one && i++;
+	CHECK(3, r == 0 && i == 1); /* i++ yields the old value, 0 */
+	r = zero || ++i;
+	CHECK(4, r == 1 && i == 2);
+	calls = 0;
+	r = bump(0) && bump(1);
+	CHECK(5, r == 0 && calls == 1);
+	r = bump(1) || bump(1);
+	CHECK(6, r == 1 && calls == 2);
+	r = (bump(1) && bump(0)) || bump(1);
+	CHECK(7, r == 1 && calls == 5);
+	r = one && two;
+	CHECK(8, r == 1);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
