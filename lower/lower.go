@@ -79,7 +79,7 @@ type lowerer struct {
 	hasErrMap, hasEntryMap bool
 	// globalNames finds file-scope objects by name (tentative definitions).
 	globalNames map[string]*global
-	btf                    *btfConv
+	btf         *btfConv
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
 }
