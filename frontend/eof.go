@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/bpfcc/bpfcc/diag"
@@ -82,6 +81,5 @@ func lastToken(src []byte) (line, col int, b byte) {
 			line, col, b = ln, c, ch
 		}
 	}
-	_ = bytes.MinRead
 	return line, col, b
 }

@@ -1,7 +1,6 @@
 package lower
 
 import (
-	"bytes"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -330,5 +329,3 @@ func (l *lowerer) cpu() int {
 	}
 	return l.opts.CPU
 }
-
-var _ = bytes.Equal

@@ -1,8 +1,6 @@
 package lower
 
 import (
-	"fmt"
-
 	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
@@ -417,8 +415,6 @@ func (l *lowerer) entryProgram(name, section string, e *dwarfvars.EntryInfo) *ir
 	f.BTF = &btf.Func{Name: name, Linkage: btf.GlobalFunc, Type: &btf.FuncProto{Return: l.btf.intType("int", 4, btf.Signed), Params: []btf.FuncParam{{Name: "ctx", Type: ptRegs}}}}
 	return f
 }
-
-var _ = fmt.Sprintf
 
 // checkTraceeDeref rejects a direct dereference of a bound pointer into the
 // traced process: the verifier would refuse the load.

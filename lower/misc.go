@@ -46,7 +46,6 @@ var gplOnly = map[string]bool{
 	"bpf_current_task_under_cgroup": true, "bpf_get_func_arg": true, "bpf_get_func_ret": true,
 	"bpf_get_func_arg_cnt": true, "bpf_ima_inode_hash": true, "bpf_ima_file_hash": true,
 	"bpf_timer_init": true, "bpf_timer_set_callback": true, "bpf_timer_start": true, "bpf_timer_cancel": true,
-	"bpf_spin_lock": false,
 }
 
 // knownSection reports whether libbpf derives a program type from sec.

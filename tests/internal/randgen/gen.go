@@ -44,6 +44,8 @@ type Options struct {
 	// NoUnsignedEnum leaves out enum E1, whose enumerators are all
 	// non-negative (so its type is unsigned int with GCC and clang).
 	NoUnsignedEnum bool
+	// NoBitFieldDivAssign leaves out /= and %= on bit-fields.
+	NoBitFieldDivAssign bool
 }
 
 // Generate returns the program for seed.
@@ -566,6 +568,9 @@ var assignOps = []string{"=", "=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>
 func (g *gen) assign(lv *Expr, c *ectx, d int) *Expr {
 	r := g.expr(c, d)
 	op := pick(g, assignOps)
+	if g.opts.NoBitFieldDivAssign && lv.Op == OpField && lv.Field.Width > 0 && (op == "/=" || op == "%=") {
+		op = "="
+	}
 	lt := lv.T
 	mk := func(op string, r *Expr) *Expr { return node(OpAssign, op, lt, lv, r) }
 	switch op {
