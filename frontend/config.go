@@ -20,8 +20,11 @@ func newConfig(opts Options) (*cc.Config, error) {
 	ld.Size, ld.Align, ld.FieldAlign = 8, 8, 8
 	abi.Types[cc.LongDouble] = ld
 	cfg := &cc.Config{
-		ABI:             abi,
-		ABILayout:       true,
+		ABI:       abi,
+		ABILayout: true,
+		// clang and gcc give an enum without negative enumerators an
+		// unsigned underlying type.
+		UnsignedEnums:   true,
 		IncludePaths:    include.IncludePaths(opts.IncludeDirs),
 		SysIncludePaths: include.SysIncludePaths(opts.IncludeDirs),
 		ExpansionLimit:  ExpansionLimit,

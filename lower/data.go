@@ -52,6 +52,9 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 		return
 	}
 	g := &ir.Global{Name: name, Section: sec, Static: static, Size: int(size), Align: align(t), BTF: l.btf.typ(t), Pos: l.pos(d)}
+	// Constant data may be folded into the code; "const volatile" data
+	// (set by the loader before the program runs) may not.
+	g.Const = strings.HasPrefix(sec, ".rodata") && (d.IsConst() || isConstType(t)) && !d.IsVolatile() && !isVolatileType(t)
 	if a := d.Type().Attributes(); a != nil && a.Aligned() > 0 {
 		g.Align = max(g.Align, int(a.Aligned()))
 	}
@@ -74,6 +77,20 @@ func isConstType(t cc.Type) bool {
 	}
 	a := t.Attributes()
 	return a != nil && a.IsConst()
+}
+
+// isVolatileType reports a volatile-qualified type or array element type.
+func isVolatileType(t cc.Type) bool {
+	for t != nil {
+		if a := t.Attributes(); a != nil && a.IsVolatile() {
+			return true
+		}
+		if t.Kind() != cc.Array {
+			return false
+		}
+		t = elemType(t)
+	}
+	return false
 }
 
 func allZero(b []byte) bool {
@@ -153,7 +170,7 @@ func (l *lowerer) internString(key string) string {
 		b = append(b, 0)
 	}
 	arr := &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: l.btf.intType("char", 1, btf.Signed), Nelems: uint32(len(b))}
-	g := &ir.Global{Name: name, Section: ".rodata", Static: true, Size: len(b), Align: 1, Init: b, BTF: &btf.Const{Type: arr}}
+	g := &ir.Global{Name: name, Section: ".rodata", Static: true, Size: len(b), Align: 1, Init: b, BTF: &btf.Const{Type: arr}, Const: true}
 	l.m.Globals = append(l.m.Globals, g)
 	l.strs[key] = name
 	return name

@@ -184,6 +184,10 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		al := align(t)
 		if size >= 8 {
 			al = max(al, 8)
+		} else if isAggregate(t) {
+			// Small aggregates too: char s[6] is then set with a 4- and a
+			// 2-byte store rather than six byte stores.
+			al = max(al, pow2Ceil(int(size)))
 		}
 		if isScalar(t) {
 			// A scalar gets an 8-byte stack slot of its own: the verifier
@@ -303,4 +307,12 @@ func (l *lowerer) sleepableOK(f *ir.Func) bool {
 		}
 	}
 	return true
+}
+
+func pow2Ceil(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
 }

@@ -1,7 +1,6 @@
 // Tests: for loops with break and continue, a loop bound the compiler cannot
 // know (skb->len), and a loop that runs zero times.
 // RUN: socket
-// BPFCC-XFAIL: "for (i = n; i < 10; i++) sum++" with n unknown to the verifier: clang's scalar evolution replaces the loop by its closed form, bpfcc emits the loop and the verifier cannot bound it (1M instructions)
 // PACKET: ipv4-udp payload=12
 // EXPECT: retval=0
 #include <linux/bpf.h>

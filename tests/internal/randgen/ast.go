@@ -4,23 +4,23 @@ package randgen
 type Op int
 
 const (
-	OpConst  Op = iota
-	OpVar       // scalar variable
-	OpIndex     // Var[Args[0]]; Args[0] is masked into range by construction
-	OpField     // Var.Field
-	OpUnary     // Sub is "-", "~", "!" or "+"
-	OpBinary    // arithmetic, bitwise, shift or comparison operator Sub
-	OpLogical   // Sub is "&&" or "||"
-	OpCond      // Args[0] ? Args[1] : Args[2]
-	OpComma     // Args[0], Args[1]
-	OpCast      // (T)Args[0]
-	OpAssign    // Args[0] Sub Args[1]; Sub is "=" or a compound operator
-	OpIncDec    // Sub is "++" or "--"; Post selects x++
-	OpCall      // Fn(Args...)
-	OpSafe      // a prelude helper such as sdiv32(Args[0], Args[1]); Sub names it
+	OpConst   Op = iota
+	OpVar        // scalar variable
+	OpIndex      // Var[Args[0]]; Args[0] is masked into range by construction
+	OpField      // Var.Field
+	OpUnary      // Sub is "-", "~", "!" or "+"
+	OpBinary     // arithmetic, bitwise, shift or comparison operator Sub
+	OpLogical    // Sub is "&&" or "||"
+	OpCond       // Args[0] ? Args[1] : Args[2]
+	OpComma      // Args[0], Args[1]
+	OpCast       // (T)Args[0]
+	OpAssign     // Args[0] Sub Args[1]; Sub is "=" or a compound operator
+	OpIncDec     // Sub is "++" or "--"; Post selects x++
+	OpCall       // Fn(Args...)
+	OpSafe       // a prelude helper such as sdiv32(Args[0], Args[1]); Sub names it
 )
 
-// Expr is an expression. T is its type (recomputed by retype).
+// Expr is an expression; T is its type, computed when it is built.
 type Expr struct {
 	Op    Op
 	Sub   string
