@@ -48,7 +48,7 @@ func TestALU(t *testing.T) {
 					if (op == ir.Lsh || op == ir.Rsh || op == ir.Arsh) && (b < 0 || b > 63 || (w32 && b > 31)) {
 						continue
 					}
-					want := evalALU(op, w32, a, b)
+					want := ir.EvalALU(op, w32, a, b)
 					a, b, op, w32 := a, b, op, w32
 					cases = append(cases,
 						checkCase{fmt.Sprintf("%s%v reg %d,%d", op, w32, a, b), func(x *fb) ir.Operand {
@@ -121,7 +121,7 @@ func TestUnary(t *testing.T) {
 				d := x.f.NewReg()
 				x.add(&ir.Instr{Op: ir.OpNeg, W32: w32, Dst: d, A: ir.R(x.mov(ir.Imm(a)))})
 				return ir.R(d)
-			}, evalALU(ir.Sub, w32, 0, a)})
+			}, ir.EvalALU(ir.Sub, w32, 0, a)})
 		}
 		for _, bits := range []int{8, 16, 32} {
 			for _, signed := range []bool{false, true} {
@@ -130,7 +130,7 @@ func TestUnary(t *testing.T) {
 					d := x.f.NewReg()
 					x.add(&ir.Instr{Op: ir.OpExt, Bits: bits, Signed: signed, Dst: d, A: ir.R(x.mov(ir.Imm(a)))})
 					return ir.R(d)
-				}, evalExt(a, bits, signed)})
+				}, ir.EvalExt(a, bits, signed)})
 			}
 		}
 		for _, bits := range []int{16, 32, 64} {
@@ -139,10 +139,10 @@ func TestUnary(t *testing.T) {
 				d := x.f.NewReg()
 				x.add(&ir.Instr{Op: ir.OpBswap, Bits: bits, Dst: d, A: ir.R(x.mov(ir.Imm(a)))})
 				return ir.R(d)
-			}, evalBswap(a, bits)})
+			}, ir.EvalBswap(a, bits)})
 		}
 	}
-	if evalBswap(0x1122, 16) != 0x2211 || evalBswap(0x11223344, 32) != 0x44332211 {
+	if ir.EvalBswap(0x1122, 16) != 0x2211 || ir.EvalBswap(0x11223344, 32) != 0x44332211 {
 		t.Fatal("evalBswap is wrong")
 	}
 	for _, o := range allOpts {
@@ -161,7 +161,7 @@ func TestBranches(t *testing.T) {
 			for _, a := range vals {
 				for _, b := range vals {
 					want := int64(0)
-					if evalCond(c, w32, a, b) {
+					if ir.EvalCond(c, w32, a, b) {
 						want = 1
 					}
 					for form := 0; form < 3; form++ {
@@ -188,7 +188,7 @@ func TestBranches(t *testing.T) {
 		}
 	}
 	// Sanity of evalCond itself.
-	if !evalCond(ir.Slt, true, 0xffffffff, 0) || evalCond(ir.Ult, false, -1, 0) || !evalCond(ir.Set, false, 6, 2) {
+	if !ir.EvalCond(ir.Slt, true, 0xffffffff, 0) || ir.EvalCond(ir.Ult, false, -1, 0) || !ir.EvalCond(ir.Set, false, 6, 2) {
 		t.Fatal("evalCond is wrong")
 	}
 	for _, o := range allOpts {

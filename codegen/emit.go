@@ -84,7 +84,7 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 				break
 			}
 			ins, cond := t.ins, t.cond
-			if inv, ok := invert(cond); ok && then == next && jumpAvailable(inv, cpu) {
+			if inv, ok := cond.Invert(); ok && then == next && jumpAvailable(inv, cpu) {
 				ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv])
 				then, els = els, then
 			}

@@ -181,7 +181,7 @@ func (s *selector) instr(in *ir.Instr) {
 		s.selALU(in)
 	case ir.OpNeg:
 		if in.A.IsImm {
-			s.constant(dst, evalALU(ir.Sub, in.W32, 0, in.A.Imm))
+			s.constant(dst, ir.EvalALU(ir.Sub, in.W32, 0, in.A.Imm))
 			return
 		}
 		s.setTo(dst, in.A)
@@ -234,7 +234,7 @@ func (s *selector) selALU(in *ir.Instr) {
 	a, b := in.A, in.B
 	dst := vreg(in.Dst)
 	if a.IsImm && b.IsImm {
-		s.constant(dst, evalALU(in.ALU, in.W32, a.Imm, b.Imm))
+		s.constant(dst, ir.EvalALU(in.ALU, in.W32, a.Imm, b.Imm))
 		return
 	}
 	if (in.ALU == ir.SDiv || in.ALU == ir.SMod) && s.cpu < 4 {
@@ -259,7 +259,7 @@ func (s *selector) selALU(in *ir.Instr) {
 func (s *selector) selExt(in *ir.Instr) {
 	dst := vreg(in.Dst)
 	if in.A.IsImm {
-		s.constant(dst, evalExt(in.A.Imm, in.Bits, in.Signed))
+		s.constant(dst, ir.EvalExt(in.A.Imm, in.Bits, in.Signed))
 		return
 	}
 	src := vreg(in.A.Reg)
@@ -286,7 +286,7 @@ func (s *selector) signExtendInPlace(r int, bits int) {
 func (s *selector) selBswap(in *ir.Instr) {
 	dst := vreg(in.Dst)
 	if in.A.IsImm {
-		s.constant(dst, evalBswap(in.A.Imm, in.Bits))
+		s.constant(dst, ir.EvalBswap(in.A.Imm, in.Bits))
 		return
 	}
 	s.setTo(dst, in.A)
@@ -434,19 +434,19 @@ func (s *selector) selBranch(in *ir.Instr) {
 	a, b, cond := in.A, in.B, in.Cond
 	if a.IsImm && b.IsImm {
 		t := in.Else
-		if evalCond(cond, in.W32, a.Imm, b.Imm) {
+		if ir.EvalCond(cond, in.W32, a.Imm, b.Imm) {
 			t = in.Then
 		}
 		s.emit(minst{kind: kJump, ins: asm.Ja.Label(""), dst: noReg, src: noReg, then: t.ID})
 		return
 	}
 	if a.IsImm {
-		a, b, cond = b, a, mirror(cond)
+		a, b, cond = b, a, cond.Mirror()
 	}
 	if s.cpu < 2 && (cond == ir.Ult || cond == ir.Ule || cond == ir.Slt || cond == ir.Sle) {
 		// v1 has no jlt/jle/jslt/jsle: swap the operands.
 		rb := s.reg(b)
-		s.branch(mirror(cond), in.W32, rb, ir.Operand{}, vreg(a.Reg), in)
+		s.branch(cond.Mirror(), in.W32, rb, ir.Operand{}, vreg(a.Reg), in)
 		return
 	}
 	ra := vreg(a.Reg)

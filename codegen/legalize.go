@@ -38,7 +38,7 @@ type builder struct {
 
 func (b *builder) alu(op ir.ALU, x, y ir.Operand) ir.Operand {
 	if x.IsImm && y.IsImm && !((op == ir.UDiv || op == ir.UMod) && y.Imm == 0) {
-		return ir.Imm(evalALU(op, b.w32, x.Imm, y.Imm))
+		return ir.Imm(ir.EvalALU(op, b.w32, x.Imm, y.Imm))
 	}
 	if y.IsImm && (!b.w32 || !x.IsImm) {
 		in := &ir.Instr{Op: ir.OpALU, ALU: op, W32: b.w32, A: x, B: y}
@@ -104,7 +104,7 @@ func widenBranch(f *ir.Func, in *ir.Instr) []*ir.Instr {
 	var out []*ir.Instr
 	widen := func(o ir.Operand) ir.Operand {
 		if o.IsImm {
-			return ir.Imm(evalExt(o.Imm, 32, signed))
+			return ir.Imm(ir.EvalExt(o.Imm, 32, signed))
 		}
 		d := f.NewReg()
 		out = append(out, &ir.Instr{Op: ir.OpExt, Dst: d, A: o, Bits: 32, Signed: signed, Pos: in.Pos})

@@ -39,7 +39,7 @@ func TestPow2DivMod(t *testing.T) {
 					op, w32, a, d := op, w32, a, d
 					cases = append(cases, checkCase{fmt.Sprintf("%s%v %d,%d", op, w32, a, d), func(x *fb) ir.Operand {
 						return ir.R(x.alu(op, w32, ir.R(opaque(x, a)), ir.Imm(d)))
-					}, evalALU(op, w32, a, d)})
+					}, ir.EvalALU(op, w32, a, d)})
 					if op == ir.SMod {
 						// Only zero-tested: becomes a mask.
 						cases = append(cases, checkCase{fmt.Sprintf("zero-tested %s%v %d,%d", op, w32, a, d), func(x *fb) ir.Operand {
@@ -52,7 +52,7 @@ func TestPow2DivMod(t *testing.T) {
 							nz.Instrs = []*ir.Instr{{Op: ir.OpMov, Dst: res, A: ir.Imm(2)}, {Op: ir.OpJump, Then: join}}
 							x.b = join
 							return ir.R(res)
-						}, map[bool]int64{true: 1, false: 2}[evalALU(op, w32, a, d) == 0]})
+						}, map[bool]int64{true: 1, false: 2}[ir.EvalALU(op, w32, a, d) == 0]})
 					}
 				}
 			}

@@ -95,7 +95,7 @@ func foldInstr(in *ir.Instr) {
 			if (in.ALU == ir.SDiv || in.ALU == ir.SMod || in.ALU == ir.UDiv || in.ALU == ir.UMod) && b.Imm == 0 {
 				return // leave division by zero for lower's diagnostics and eBPF semantics
 			}
-			setMov(ir.Imm(evalALU(in.ALU, in.W32, a.Imm, b.Imm)))
+			setMov(ir.Imm(ir.EvalALU(in.ALU, in.W32, a.Imm, b.Imm)))
 			return
 		}
 		if commutative(in.ALU) && a.IsImm {
@@ -132,25 +132,25 @@ func foldInstr(in *ir.Instr) {
 		}
 	case ir.OpNeg:
 		if in.A.IsImm {
-			setMov(ir.Imm(evalALU(ir.Sub, in.W32, 0, in.A.Imm)))
+			setMov(ir.Imm(ir.EvalALU(ir.Sub, in.W32, 0, in.A.Imm)))
 		}
 	case ir.OpExt:
 		if in.A.IsImm {
-			setMov(ir.Imm(evalExt(in.A.Imm, in.Bits, in.Signed)))
+			setMov(ir.Imm(ir.EvalExt(in.A.Imm, in.Bits, in.Signed)))
 		}
 	case ir.OpBswap:
 		if in.A.IsImm {
-			setMov(ir.Imm(evalBswap(in.A.Imm, in.Bits)))
+			setMov(ir.Imm(ir.EvalBswap(in.A.Imm, in.Bits)))
 		}
 	case ir.OpBranch:
 		if in.A.IsImm && in.B.IsImm {
 			t := in.Else
-			if evalCond(in.Cond, in.W32, in.A.Imm, in.B.Imm) {
+			if ir.EvalCond(in.Cond, in.W32, in.A.Imm, in.B.Imm) {
 				t = in.Then
 			}
 			*in = ir.Instr{Op: ir.OpJump, Then: t, Pos: in.Pos, Note: in.Note}
 		} else if in.A.IsImm {
-			in.A, in.B, in.Cond = in.B, in.A, mirror(in.Cond)
+			in.A, in.B, in.Cond = in.B, in.A, in.Cond.Mirror()
 		}
 	}
 }

@@ -229,9 +229,9 @@ func (va *valueAnalysis) decide(st *vstate, t *ir.Instr) (bool, bool) {
 	a, b := va.val(st, t.A), va.val(st, t.B)
 	switch {
 	case a.k == vConst && b.k == vConst:
-		return evalCond(t.Cond, t.W32, a.c, b.c), true
+		return ir.EvalCond(t.Cond, t.W32, a.c, b.c), true
 	case a.k == vFrame && b.k == vFrame && a.slot == b.slot && !t.W32 && a.c >= 0 && b.c >= 0 && t.Cond != ir.Set:
-		return evalCond(t.Cond, false, a.c, b.c), true
+		return ir.EvalCond(t.Cond, false, a.c, b.c), true
 	case !t.W32 && (t.Cond == ir.Eq || t.Cond == ir.Ne) &&
 		((a.k == vFrame && b.k == vConst && b.c == 0) || (b.k == vFrame && a.k == vConst && a.c == 0)):
 		return t.Cond == ir.Ne, true // a stack address is never NULL
@@ -286,7 +286,7 @@ func loadValue(st *vstate, s *ir.Slot, off int64, size int, signed bool) (ir.Ope
 			return ir.Operand{}, false
 		}
 	}
-	return ir.Imm(evalExt(int64(v), size*8, signed)), true
+	return ir.Imm(ir.EvalExt(int64(v), size*8, signed)), true
 }
 
 // transfer applies in to st. With rewrite set it also simplifies in.
@@ -302,15 +302,15 @@ func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
 		res = va.evalALU(st, in)
 	case ir.OpNeg:
 		if a := va.val(st, in.A); a.k == vConst {
-			res = aval{k: vConst, c: evalALU(ir.Sub, in.W32, 0, a.c)}
+			res = aval{k: vConst, c: ir.EvalALU(ir.Sub, in.W32, 0, a.c)}
 		}
 	case ir.OpExt:
 		if a := va.val(st, in.A); a.k == vConst {
-			res = aval{k: vConst, c: evalExt(a.c, in.Bits, in.Signed)}
+			res = aval{k: vConst, c: ir.EvalExt(a.c, in.Bits, in.Signed)}
 		}
 	case ir.OpBswap:
 		if a := va.val(st, in.A); a.k == vConst {
-			res = aval{k: vConst, c: evalBswap(a.c, in.Bits)}
+			res = aval{k: vConst, c: ir.EvalBswap(a.c, in.Bits)}
 		}
 	case ir.OpFrameAddr:
 		res = aval{k: vFrame, slot: in.Slot, c: in.Off}
@@ -379,7 +379,7 @@ func (va *valueAnalysis) evalALU(st *vstate, in *ir.Instr) aval {
 		if (in.ALU == ir.SDiv || in.ALU == ir.SMod || in.ALU == ir.UDiv || in.ALU == ir.UMod) && b.c == 0 {
 			return aval{}
 		}
-		return aval{k: vConst, c: evalALU(in.ALU, in.W32, a.c, b.c)}
+		return aval{k: vConst, c: ir.EvalALU(in.ALU, in.W32, a.c, b.c)}
 	case in.W32:
 		return aval{}
 	case in.ALU == ir.Add && a.k == vFrame && b.k == vConst:

@@ -45,7 +45,7 @@ func (va *valueAnalysis) globalValue(sym string, off int64, size int, signed boo
 	for i := size - 1; i >= 0; i-- {
 		v = v<<8 | uint64(g.Init[off+int64(i)])
 	}
-	return evalExt(int64(v), size*8, signed), true
+	return ir.EvalExt(int64(v), size*8, signed), true
 }
 
 // zeroExtended computes the registers whose upper 32 bits are zero

@@ -65,7 +65,7 @@ func TestRandomPrograms(t *testing.T) {
 					b, bv = ir.Imm(7), 7
 				}
 				d := x.alu(op, w32, a, b)
-				vals[d] = evalALU(op, w32, vals[a.Reg], bv)
+				vals[d] = ir.EvalALU(op, w32, vals[a.Reg], bv)
 				regs = append(regs, d)
 			}
 		}

@@ -20,7 +20,7 @@ func (fl *fnLowerer) arith(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNod
 			op = ir.SMod
 		}
 	}
-	if (op == ir.UDiv || op == ir.UMod || op == ir.SDiv || op == ir.SMod) && bv.op.IsImm && bv.op.Imm == 0 {
+	if isDivision(op) && bv.op.IsImm && bv.op.Imm == 0 {
 		fl.l.errorf(n, "division by zero")
 		return value{op: ir.Imm(0), t: t}
 	}
@@ -30,10 +30,8 @@ func (fl *fnLowerer) arith(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNod
 // binop emits Dst = a op b at the width of t, folding constants.
 func (fl *fnLowerer) binop(op ir.ALU, a, b value, t cc.Type) value {
 	w32 := scalarSize(t) <= 4
-	if a.op.IsImm && b.op.IsImm {
-		if v, ok := fold(op, a.op.Imm, b.op.Imm, w32); ok {
-			return value{op: ir.Imm(truncate(v, t)), t: t}
-		}
+	if a.op.IsImm && b.op.IsImm && !(isDivision(op) && b.op.Imm == 0) {
+		return value{op: ir.Imm(truncate(ir.EvalALU(op, w32, a.op.Imm, b.op.Imm), t)), t: t}
 	}
 	// Commutative operations take an immediate on the right.
 	if a.op.IsImm && !b.op.IsImm {
@@ -57,106 +55,8 @@ func (fl *fnLowerer) binop(op ir.ALU, a, b value, t cc.Type) value {
 	return value{op: ir.R(r), t: t}
 }
 
-// fold evaluates a constant operation; ok is false for division by zero.
-func fold(op ir.ALU, a, b int64, w32 bool) (int64, bool) {
-	if w32 {
-		x, y := int32(a), int32(b)
-		ux, uy := uint32(a), uint32(b)
-		switch op {
-		case ir.Add:
-			return int64(x + y), true
-		case ir.Sub:
-			return int64(x - y), true
-		case ir.Mul:
-			return int64(x * y), true
-		case ir.UDiv:
-			if uy == 0 {
-				return 0, false
-			}
-			return int64(ux / uy), true
-		case ir.UMod:
-			if uy == 0 {
-				return 0, false
-			}
-			return int64(ux % uy), true
-		case ir.SDiv:
-			if y == 0 {
-				return 0, false
-			}
-			if y == -1 {
-				return int64(-x), true
-			}
-			return int64(x / y), true
-		case ir.SMod:
-			if y == 0 {
-				return 0, false
-			}
-			if y == -1 {
-				return 0, true
-			}
-			return int64(x % y), true
-		case ir.Or:
-			return int64(x | y), true
-		case ir.And:
-			return int64(x & y), true
-		case ir.Xor:
-			return int64(x ^ y), true
-		case ir.Lsh:
-			return int64(ux << (uy & 31)), true
-		case ir.Rsh:
-			return int64(ux >> (uy & 31)), true
-		case ir.Arsh:
-			return int64(x >> (uy & 31)), true
-		}
-		return 0, false
-	}
-	switch op {
-	case ir.Add:
-		return a + b, true
-	case ir.Sub:
-		return a - b, true
-	case ir.Mul:
-		return a * b, true
-	case ir.UDiv:
-		if b == 0 {
-			return 0, false
-		}
-		return int64(uint64(a) / uint64(b)), true
-	case ir.UMod:
-		if b == 0 {
-			return 0, false
-		}
-		return int64(uint64(a) % uint64(b)), true
-	case ir.SDiv:
-		if b == 0 {
-			return 0, false
-		}
-		if b == -1 {
-			return -a, true
-		}
-		return a / b, true
-	case ir.SMod:
-		if b == 0 {
-			return 0, false
-		}
-		if b == -1 {
-			return 0, true
-		}
-		return a % b, true
-	case ir.Or:
-		return a | b, true
-	case ir.And:
-		return a & b, true
-	case ir.Xor:
-		return a ^ b, true
-	case ir.Lsh:
-		return a << (uint64(b) & 63), true
-	case ir.Rsh:
-		return int64(uint64(a) >> (uint64(b) & 63)), true
-	case ir.Arsh:
-		return a >> (uint64(b) & 63), true
-	}
-	return 0, false
+func isDivision(op ir.ALU) bool {
+	return op == ir.UDiv || op == ir.UMod || op == ir.SDiv || op == ir.SMod
 }
 
 // add lowers + and -, including pointer arithmetic.
@@ -342,7 +242,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	}
 	w32 := scalarSize(ct) <= 4
 	if av.op.IsImm && bv.op.IsImm {
-		if evalCond(c, av.op.Imm, bv.op.Imm, w32) {
+		if ir.EvalCond(c, w32, av.op.Imm, bv.op.Imm) {
 			fl.jump(yes)
 		} else {
 			fl.jump(no)
@@ -351,7 +251,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	}
 	if av.op.IsImm {
 		av, bv = bv, av
-		c = mirror(c)
+		c = c.Mirror()
 	}
 	fl.branch(c, ir.R(fl.toReg(av)), fl.cmpOperand(bv, w32), w32, yes, no)
 }
@@ -369,63 +269,6 @@ func (fl *fnLowerer) cmpOperand(v value, w32 bool) ir.Operand {
 		return ir.R(fl.toReg(v))
 	}
 	return v.op
-}
-
-func mirror(c ir.Cond) ir.Cond {
-	switch c {
-	case ir.Ugt:
-		return ir.Ult
-	case ir.Uge:
-		return ir.Ule
-	case ir.Ult:
-		return ir.Ugt
-	case ir.Ule:
-		return ir.Uge
-	case ir.Sgt:
-		return ir.Slt
-	case ir.Sge:
-		return ir.Sle
-	case ir.Slt:
-		return ir.Sgt
-	case ir.Sle:
-		return ir.Sge
-	}
-	return c
-}
-
-func evalCond(c ir.Cond, a, b int64, w32 bool) bool {
-	if w32 {
-		a, b = int64(int32(a)), int64(int32(b))
-		if c >= ir.Ugt && c <= ir.Ule {
-			a, b = int64(uint32(a)), int64(uint32(b))
-		}
-	}
-	ua, ub := uint64(a), uint64(b)
-	switch c {
-	case ir.Eq:
-		return a == b
-	case ir.Ne:
-		return a != b
-	case ir.Ugt:
-		return ua > ub
-	case ir.Uge:
-		return ua >= ub
-	case ir.Ult:
-		return ua < ub
-	case ir.Ule:
-		return ua <= ub
-	case ir.Sgt:
-		return a > b
-	case ir.Sge:
-		return a >= b
-	case ir.Slt:
-		return a < b
-	case ir.Sle:
-		return a <= b
-	case ir.Set:
-		return a&b != 0
-	}
-	return false
 }
 
 // conditional lowers a ? b : c.
@@ -536,7 +379,7 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 				op = ir.Arsh
 			}
 		}
-		if (op == ir.UDiv || op == ir.UMod || op == ir.SDiv || op == ir.SMod) && rhs.op.IsImm && rhs.op.Imm == 0 {
+		if isDivision(op) && rhs.op.IsImm && rhs.op.Imm == 0 {
 			fl.l.errorf(x, "division by zero")
 		}
 		res = fl.binop(op, fl.convert(cur, ct), rhs, ct)

@@ -47,7 +47,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		v := fl.convert(fl.rvalue(args[0]), t)
 		bits := scalarSize(t) * 8
 		if v.op.IsImm {
-			return value{op: ir.Imm(truncate(bswapConst(v.op.Imm, bits), t)), t: t}, true
+			return value{op: ir.Imm(truncate(ir.EvalBswap(v.op.Imm, bits), t)), t: t}, true
 		}
 		r := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpBswap, Dst: r, A: v.op, Bits: bits})
@@ -134,19 +134,6 @@ func pointeeAlign(e cc.ExpressionNode) int {
 		return align(u.CastExpression.Type())
 	}
 	return 1
-}
-
-func bswapConst(v int64, bits int) int64 {
-	var b [8]byte
-	n := bits / 8
-	for i := 0; i < n; i++ {
-		b[i] = byte(v >> (8 * i))
-	}
-	var r int64
-	for i := 0; i < n; i++ {
-		r = r<<8 | int64(b[i])
-	}
-	return r
 }
 
 // memmove copies through registers, loading all chunks before storing.

@@ -1,50 +1,48 @@
-package codegen
+package ir
 
-import "github.com/bpfcc/bpfcc/ir"
-
-// evalALU computes a op b with eBPF semantics (division by zero gives 0,
+// EvalALU computes a op b with eBPF semantics (division by zero gives 0,
 // modulo by zero leaves the dividend, shift counts are masked), so folding
 // never changes what the program would have computed at run time.
-func evalALU(op ir.ALU, w32 bool, a, b int64) int64 {
+func EvalALU(op ALU, w32 bool, a, b int64) int64 {
 	if w32 {
 		x, y := uint32(a), uint32(b)
 		var r uint32
 		switch op {
-		case ir.Add:
+		case Add:
 			r = x + y
-		case ir.Sub:
+		case Sub:
 			r = x - y
-		case ir.Mul:
+		case Mul:
 			r = x * y
-		case ir.UDiv:
+		case UDiv:
 			if y != 0 {
 				r = x / y
 			}
-		case ir.UMod:
+		case UMod:
 			r = x
 			if y != 0 {
 				r = x % y
 			}
-		case ir.SDiv:
+		case SDiv:
 			if y != 0 {
 				r = uint32(sdiv32(int32(x), int32(y)))
 			}
-		case ir.SMod:
+		case SMod:
 			r = x
 			if y != 0 {
 				r = uint32(smod32(int32(x), int32(y)))
 			}
-		case ir.Or:
+		case Or:
 			r = x | y
-		case ir.And:
+		case And:
 			r = x & y
-		case ir.Xor:
+		case Xor:
 			r = x ^ y
-		case ir.Lsh:
+		case Lsh:
 			r = x << (y & 31)
-		case ir.Rsh:
+		case Rsh:
 			r = x >> (y & 31)
-		case ir.Arsh:
+		case Arsh:
 			r = uint32(int32(x) >> (y & 31))
 		}
 		return int64(r)
@@ -52,41 +50,41 @@ func evalALU(op ir.ALU, w32 bool, a, b int64) int64 {
 	x, y := uint64(a), uint64(b)
 	var r uint64
 	switch op {
-	case ir.Add:
+	case Add:
 		r = x + y
-	case ir.Sub:
+	case Sub:
 		r = x - y
-	case ir.Mul:
+	case Mul:
 		r = x * y
-	case ir.UDiv:
+	case UDiv:
 		if y != 0 {
 			r = x / y
 		}
-	case ir.UMod:
+	case UMod:
 		r = x
 		if y != 0 {
 			r = x % y
 		}
-	case ir.SDiv:
+	case SDiv:
 		if y != 0 {
 			r = uint64(sdiv64(int64(x), int64(y)))
 		}
-	case ir.SMod:
+	case SMod:
 		r = x
 		if y != 0 {
 			r = uint64(smod64(int64(x), int64(y)))
 		}
-	case ir.Or:
+	case Or:
 		r = x | y
-	case ir.And:
+	case And:
 		r = x & y
-	case ir.Xor:
+	case Xor:
 		r = x ^ y
-	case ir.Lsh:
+	case Lsh:
 		r = x << (y & 63)
-	case ir.Rsh:
+	case Rsh:
 		r = x >> (y & 63)
-	case ir.Arsh:
+	case Arsh:
 		r = uint64(int64(x) >> (y & 63))
 	}
 	return int64(r)
@@ -98,8 +96,8 @@ func smod32(a, b int32) int32 { return a % b }
 func sdiv64(a, b int64) int64 { return a / b }
 func smod64(a, b int64) int64 { return a % b }
 
-// evalCond decides a comparison of two constants.
-func evalCond(c ir.Cond, w32 bool, a, b int64) bool {
+// EvalCond decides a comparison of two constants.
+func EvalCond(c Cond, w32 bool, a, b int64) bool {
 	ua, ub := uint64(a), uint64(b)
 	sa, sb := a, b
 	if w32 {
@@ -107,34 +105,34 @@ func evalCond(c ir.Cond, w32 bool, a, b int64) bool {
 		sa, sb = int64(int32(a)), int64(int32(b))
 	}
 	switch c {
-	case ir.Eq:
+	case Eq:
 		return ua == ub
-	case ir.Ne:
+	case Ne:
 		return ua != ub
-	case ir.Ugt:
+	case Ugt:
 		return ua > ub
-	case ir.Uge:
+	case Uge:
 		return ua >= ub
-	case ir.Ult:
+	case Ult:
 		return ua < ub
-	case ir.Ule:
+	case Ule:
 		return ua <= ub
-	case ir.Sgt:
+	case Sgt:
 		return sa > sb
-	case ir.Sge:
+	case Sge:
 		return sa >= sb
-	case ir.Slt:
+	case Slt:
 		return sa < sb
-	case ir.Sle:
+	case Sle:
 		return sa <= sb
-	case ir.Set:
+	case Set:
 		return ua&ub != 0
 	}
 	return false
 }
 
-// evalExt extends the low bits of v.
-func evalExt(v int64, bits int, signed bool) int64 {
+// EvalExt extends the low bits of v.
+func EvalExt(v int64, bits int, signed bool) int64 {
 	switch {
 	case signed && bits == 8:
 		return int64(int8(v))
@@ -152,8 +150,8 @@ func evalExt(v int64, bits int, signed bool) int64 {
 	return v
 }
 
-// evalBswap swaps the bytes of the low bits of v, zeroing the rest.
-func evalBswap(v int64, bits int) int64 {
+// EvalBswap swaps the bytes of the low bits of v, zeroing the rest.
+func EvalBswap(v int64, bits int) int64 {
 	u := uint64(v)
 	var r uint64
 	for i := 0; i < bits/8; i++ {
@@ -162,63 +160,52 @@ func evalBswap(v int64, bits int) int64 {
 	return int64(r)
 }
 
-// mirror gives the condition that holds for (b, a) when c holds for (a, b).
-func mirror(c ir.Cond) ir.Cond {
+// Mirror gives the condition that holds for (b, a) when c holds for (a, b).
+func (c Cond) Mirror() Cond {
 	switch c {
-	case ir.Ugt:
-		return ir.Ult
-	case ir.Uge:
-		return ir.Ule
-	case ir.Ult:
-		return ir.Ugt
-	case ir.Ule:
-		return ir.Uge
-	case ir.Sgt:
-		return ir.Slt
-	case ir.Sge:
-		return ir.Sle
-	case ir.Slt:
-		return ir.Sgt
-	case ir.Sle:
-		return ir.Sge
+	case Ugt:
+		return Ult
+	case Uge:
+		return Ule
+	case Ult:
+		return Ugt
+	case Ule:
+		return Uge
+	case Sgt:
+		return Slt
+	case Sge:
+		return Sle
+	case Slt:
+		return Sgt
+	case Sle:
+		return Sge
 	}
 	return c
 }
 
-// invert gives the negated condition; ok is false for Set, which has none.
-func invert(c ir.Cond) (ir.Cond, bool) {
+// Invert gives the negated condition; ok is false for Set, which has none.
+func (c Cond) Invert() (Cond, bool) {
 	switch c {
-	case ir.Eq:
-		return ir.Ne, true
-	case ir.Ne:
-		return ir.Eq, true
-	case ir.Ugt:
-		return ir.Ule, true
-	case ir.Uge:
-		return ir.Ult, true
-	case ir.Ult:
-		return ir.Uge, true
-	case ir.Ule:
-		return ir.Ugt, true
-	case ir.Sgt:
-		return ir.Sle, true
-	case ir.Sge:
-		return ir.Slt, true
-	case ir.Slt:
-		return ir.Sge, true
-	case ir.Sle:
-		return ir.Sgt, true
+	case Eq:
+		return Ne, true
+	case Ne:
+		return Eq, true
+	case Ugt:
+		return Ule, true
+	case Uge:
+		return Ult, true
+	case Ult:
+		return Uge, true
+	case Ule:
+		return Ugt, true
+	case Sgt:
+		return Sle, true
+	case Sge:
+		return Slt, true
+	case Slt:
+		return Sge, true
+	case Sle:
+		return Sgt, true
 	}
 	return c, false
 }
-
-func commutative(op ir.ALU) bool {
-	switch op {
-	case ir.Add, ir.Mul, ir.Or, ir.And, ir.Xor:
-		return true
-	}
-	return false
-}
-
-func fitsInt32(v int64) bool { return v == int64(int32(v)) }
-func fitsInt16(v int64) bool { return v == int64(int16(v)) }
