@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -48,6 +49,9 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 			return reportError(err, cfg, stderr)
 		}
 		spec = res.Spec
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100) // a long run: collect again
 	}
 	ropts := runtime.Options{
 		Probe: rtProbe, PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,
