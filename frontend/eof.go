@@ -1,7 +1,10 @@
 package frontend
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+	"regexp"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -82,4 +85,20 @@ func lastToken(src []byte) (line, col int, b byte) {
 		}
 	}
 	return line, col, b
+}
+
+var includeLine = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"`)
+
+// checkSelfInclude reports a main file that includes itself: cc would
+// expand it forever (its include-depth check is not effective).
+func checkSelfInclude(path string, src []byte) *diag.Diagnostic {
+	for _, m := range includeLine.FindAllSubmatchIndex(src, -1) {
+		name := string(src[m[2]:m[3]])
+		if filepath.Clean(filepath.Join(filepath.Dir(path), name)) == filepath.Clean(path) {
+			line := 1 + bytes.Count(src[:m[0]], []byte("\n"))
+			return &diag.Diagnostic{File: path, Line: line, Col: m[2] - bytes.LastIndexByte(src[:m[2]], '\n'),
+				Msg: fmt.Sprintf("%q includes itself: the inclusion would never end", name)}
+		}
+	}
+	return nil
 }

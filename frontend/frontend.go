@@ -3,6 +3,7 @@
 package frontend
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +59,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 		return nil, diag.List{{File: path, Msg: fmt.Sprintf("source is %d bytes, over the %d-byte limit", len(src), MaxSourceSize)}}
 	}
 	if d := checkEOF(path, src); d != nil {
+		return nil, diag.List{*d}
+	}
+	if d := checkSelfInclude(path, src); d != nil {
 		return nil, diag.List{*d}
 	}
 	cfg, err := newConfig(opts)
@@ -129,9 +133,30 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 			return diag.List{{File: path, Msg: fmt.Sprintf("cannot read source: %v", errnoText(err))}}
 		}
 	}
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(src)}}
-	if err := cc.Preprocess(cfg, sources, w); err != nil {
-		return convertErrors(path, src, err)
+	if d := checkSelfInclude(path, src); d != nil {
+		return diag.List{*d}
 	}
-	return nil
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(src)}}
+	// Preprocess into a buffer under the same watchdog as Translate: an
+	// include cycle among headers without guards never ends in cc.
+	var buf bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("the C preprocessor failed on this input (%v)", r)
+			}
+		}()
+		done <- cc.Preprocess(cfg, sources, &buf)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return convertErrors(path, src, err)
+		}
+	case <-time.After(TranslateTimeout):
+		return diag.List{{File: path, Msg: fmt.Sprintf("preprocessing did not finish in %v: look for headers that include each other without include guards", TranslateTimeout)}}
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
 }

@@ -855,6 +855,10 @@ char LICENSE[] SEC("license") = "GPL";
 				t.Errorf("while attached, process starts with %#x, want int3 (0xcc)", b)
 			}
 
+			// Let the target (one call a millisecond) hit the probe a few
+			// times, so a clean exit has a map to print even on a loaded
+			// machine.
+			time.Sleep(200 * time.Millisecond)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
