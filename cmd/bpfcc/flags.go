@@ -24,6 +24,7 @@ Compile options:
   -c               compile to an object (the default)
   -o OUT           output file (default FILE.o; with -S, standard output)
   -S               print the instruction listing instead of an object
+  -E               print the preprocessed source
   -I DIR           add DIR to the include search path
   -D NAME[=VAL]    define a macro
   -U NAME          undefine a macro
@@ -53,19 +54,21 @@ Exit status: 0 success, 1 error in the input or a failed run, 2 usage error,
 `
 
 type config struct {
-	input    string
-	out      string
-	listing  bool
-	incDirs  []string
-	defines  []string
-	undefs   []string
-	opt      int
-	noDebug  bool
-	cpu      int
-	warnings bool
-	dumpIR   bool
-	help     bool
-	version  bool
+	input   string
+	out     string
+	listing bool
+	// preprocess is -E: print the preprocessed source.
+	preprocess bool
+	incDirs    []string
+	defines    []string
+	undefs     []string
+	opt        int
+	noDebug    bool
+	cpu        int
+	warnings   bool
+	dumpIR     bool
+	help       bool
+	version    bool
 
 	// Probes.
 	binary string
@@ -131,6 +134,8 @@ func parseArgs(args []string) (*config, error) {
 			c.version = true
 		case a == "-S":
 			c.listing = true
+		case a == "-E":
+			c.preprocess = true
 		case a == "-c" && !c.load:
 			// cc's "compile only": the default.
 		case a == "-c":

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/frontend"
 )
 
 // Exit codes.
@@ -54,6 +55,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.vars != "" {
 		return runVars(cfg, stdout, stderr)
+	}
+	if cfg.preprocess {
+		o := cfg.compileOptions()
+		err := frontend.Preprocess(cfg.input, frontend.Options{IncludeDirs: o.IncludeDirs, Defines: o.Defines, Undefines: o.Undefines, CPU: o.CPU}, stdout)
+		if err != nil {
+			return reportError(err, cfg, stderr)
+		}
+		return exitOK
 	}
 	res, err := compile(cfg, stderr)
 	if err != nil {
