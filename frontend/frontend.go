@@ -4,6 +4,7 @@ package frontend
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +76,13 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	ast, err := translate(cfg, sources)
 	if err != nil {
+		var fe frontEndFailure
+		if errors.As(err, &fe) {
+			// cc crashed or looped without saying where: point at the end
+			// of the input, where its known failures are.
+			line, col := endOfInput(src)
+			return nil, diag.List{{File: path, Line: line, Col: col, Msg: fe.Error()}}
+		}
 		return nil, convertErrors(path, src, err)
 	}
 	return &Unit{File: path, AST: ast, Source: src}, nil
@@ -82,6 +90,11 @@ func Parse(path string, opts Options) (*Unit, error) {
 
 // MaxSourceSize bounds the main file's size.
 const MaxSourceSize = 16 << 20
+
+// frontEndFailure is a crash or hang of cc itself on malformed input.
+type frontEndFailure string
+
+func (e frontEndFailure) Error() string { return string(e) }
 
 // TranslateTimeout bounds the C front end. modernc.org/cc/v4 can loop
 // forever on some malformed input (e.g. a stray token at end of file, or a
@@ -99,7 +112,7 @@ func translate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				done <- result{nil, fmt.Errorf("the C front end failed on this input (%v); check the syntax near the end of the file", r)}
+				done <- result{nil, frontEndFailure(fmt.Sprintf("the C front end (modernc.org/cc/v4) crashed on this input (%v); check the syntax of the code before this point", r))}
 			}
 		}()
 		ast, err := cc.Translate(cfg, sources)
@@ -109,7 +122,7 @@ func translate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
 	case r := <-done:
 		return r.ast, r.err
 	case <-time.After(TranslateTimeout):
-		return nil, fmt.Errorf("the C front end did not finish in %v: the input is malformed (unterminated declaration at end of file, or a file that includes itself)", TranslateTimeout)
+		return nil, frontEndFailure(fmt.Sprintf("the C front end did not finish in %v: the input is malformed (unterminated declaration, or headers that include each other)", TranslateTimeout))
 	}
 }
 

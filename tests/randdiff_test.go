@@ -24,7 +24,7 @@ import (
 
 var (
 	randSeed  = flag.Int64("randdiff.seed", 1, "first seed of TestRandomDifferential")
-	randN     = flag.Int("randdiff.n", 40, "number of programs TestRandomDifferential generates")
+	randN     = flag.Int("randdiff.n", 120, "number of programs TestRandomDifferential generates")
 	randDump  = flag.String("randdiff.dump", "", "directory to write every generated program to (seed.c)")
 	randAvoid = flag.String("randdiff.avoid", "", "comma-separated features to leave out, to look past a known bug: enumu (enums with no negative enumerator), bfdiv (/= and %= on bit-fields)")
 )
