@@ -19,7 +19,8 @@ import (
 	"github.com/bpfcc/bpfcc/lower"
 )
 
-// Options configure one compilation. The zero value means -O2 -g -mcpu=v3.
+// Options configure one compilation. The zero value means -O0 -g -mcpu=v3;
+// set OptLevel to -1 (or 2) for the command's default, -O2.
 type Options struct {
 	// Source, when non-nil, is compiled instead of reading path (path is then
 	// only used in diagnostics).

@@ -22,9 +22,9 @@ func newConfig(opts Options) (*cc.Config, error) {
 	cfg := &cc.Config{
 		ABI:       abi,
 		ABILayout: true,
-		// clang and gcc give an enum without negative enumerators an
-		// unsigned underlying type.
-		UnsignedEnums:   true,
+		// Not UnsignedEnums: it also makes the enumeration constants
+		// unsigned, where C (and clang) type them int. lower gives enum
+		// types without negative values an unsigned representation.
 		IncludePaths:    include.IncludePaths(opts.IncludeDirs),
 		SysIncludePaths: include.SysIncludePaths(opts.IncludeDirs),
 		ExpansionLimit:  ExpansionLimit,

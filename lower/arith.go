@@ -9,7 +9,7 @@ import (
 // arith lowers a binary arithmetic/bitwise operator after the usual
 // arithmetic conversions (cc's result type is the common type).
 func (fl *fnLowerer) arith(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNode) value {
-	t := n.Type()
+	t := fl.commonType(n, a, b)
 	av := fl.convert(fl.rvalue(a), t)
 	bv := fl.convert(fl.rvalue(b), t)
 	if isSigned(t) {
@@ -97,7 +97,7 @@ func (fl *fnLowerer) add(n cc.ExpressionNode, a, b cc.ExpressionNode, sub bool) 
 
 // shift lowers << and >>: the result has the promoted left operand's type.
 func (fl *fnLowerer) shift(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNode) value {
-	t := n.Type()
+	t := cc.IntegerPromotion(fl.operandType(a))
 	av := fl.convert(fl.rvalue(a), t)
 	bv := fl.rvalue(b)
 	bv = fl.convert(bv, cc.IntegerPromotion(bv.t))
@@ -224,7 +224,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	case isPtr(bt):
 		ct = bt
 	default:
-		ct = cc.UsualArithmeticConversions(at, bt)
+		ct = cc.UsualArithmeticConversions(fl.operandType(a), fl.operandType(b))
 	}
 	av := fl.convert(fl.rvalue(a), ct)
 	bv := fl.convert(fl.rvalue(b), ct)
@@ -362,11 +362,12 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 		res = value{op: ir.R(fl.offsetPtrValue(fl.toReg(cur), fl.convert(rhs, fl.longType(rhs.t)), elemSize(t), op == ir.Sub)), t: t}
 	} else {
 		var ct cc.Type
+		lt := fl.promoted(lv)
 		if op == ir.Lsh || op == ir.Rsh {
-			ct = cc.IntegerPromotion(t)
-			rhs = fl.convert(rhs, cc.IntegerPromotion(rhs.t))
+			ct = lt
+			rhs = fl.convert(rhs, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
 		} else {
-			ct = cc.UsualArithmeticConversions(cc.IntegerPromotion(t), cc.IntegerPromotion(rhs.t))
+			ct = cc.UsualArithmeticConversions(lt, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
 			rhs = fl.convert(rhs, ct)
 		}
 		if isSigned(ct) {
@@ -380,7 +381,7 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 			}
 		}
 		if isDivision(op) && rhs.op.IsImm && rhs.op.Imm == 0 {
-			fl.l.errorf(x, "division by zero")
+			fl.l.warnf(x, "division by zero")
 		}
 		res = fl.binop(op, fl.convert(cur, ct), rhs, ct)
 	}
@@ -404,7 +405,7 @@ func (fl *fnLowerer) incDec(n cc.ExpressionNode, e cc.ExpressionNode, inc, post 
 	if isPtr(t) {
 		res = value{op: ir.R(fl.offsetPtrValue(fl.toReg(cur), value{op: ir.Imm(1), t: t}, elemSize(t), !inc)), t: t}
 	} else {
-		ct := cc.IntegerPromotion(t)
+		ct := fl.promoted(lv)
 		op := ir.Add
 		if !inc {
 			op = ir.Sub
@@ -416,4 +417,54 @@ func (fl *fnLowerer) incDec(n cc.ExpressionNode, e cc.ExpressionNode, inc, post 
 		return old
 	}
 	return res
+}
+
+// operandType is the type an operand takes part in arithmetic with: cc
+// types unsigned enums as int, clang as unsigned int.
+func (fl *fnLowerer) operandType(e cc.ExpressionNode) cc.Type {
+	t := e.Type()
+	if _, isConst := enumConstant(e); isConst {
+		return fl.l.u.AST.Int // C 6.4.4.3: enumeration constants are int
+	}
+	if et, ok := t.(*cc.EnumType); ok {
+		if unsignedEnum(et) {
+			return fl.l.u.AST.UInt
+		}
+		return fl.l.u.AST.Int
+	}
+	return t
+}
+
+// enumConstant reports whether e is an enumeration constant (type int).
+func enumConstant(e cc.ExpressionNode) (*cc.Enumerator, bool) {
+	if id := ident(e); id != nil {
+		en, ok := id.ResolvedTo().(*cc.Enumerator)
+		return en, ok
+	}
+	return nil, false
+}
+
+// commonType is the type of a binary arithmetic expression: cc's, unless an
+// operand is an unsigned enum, where the usual conversions are redone.
+func (fl *fnLowerer) commonType(n, a, b cc.ExpressionNode) cc.Type {
+	if a.Type().Kind() != cc.Enum && b.Type().Kind() != cc.Enum {
+		if _, ok := enumConstant(a); !ok {
+			if _, ok := enumConstant(b); !ok {
+				return n.Type()
+			}
+		}
+	}
+	return cc.UsualArithmeticConversions(fl.operandType(a), fl.operandType(b))
+}
+
+// promoted is the integer promotion of an lvalue's type, with bit-fields
+// narrower than int promoting to int (C 6.3.1.1) whatever their type.
+func (fl *fnLowerer) promoted(lv lvalue) cc.Type {
+	if lv.field != nil && lv.field.IsBitfield() && lv.field.ValueBits() < 32 {
+		return fl.l.u.AST.Int
+	}
+	if et, ok := lv.t.(*cc.EnumType); ok && unsignedEnum(et) {
+		return fl.l.u.AST.UInt
+	}
+	return cc.IntegerPromotion(lv.t)
 }

@@ -149,7 +149,7 @@ func (l *lowerer) constLeaf(buf []byte, off int64, t cc.Type, f *cc.Field, e cc.
 		putInt(buf, off, unit, int64(cur))
 		return
 	}
-	putInt(buf, off, int64(scalarSize(t)), c)
+	putInt(buf, off, int64(scalarSize(t)), truncate(c, t))
 }
 
 // stringLiteral interns a string literal as a static .rodata object.

@@ -129,7 +129,7 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 			c, _ := constValue(x.e)
 			esz := int64(scalarSize(x.t))
 			for k := int64(0); k < x.n; k++ {
-				putInt(buf, x.off+k*esz, esz, c)
+				putInt(buf, x.off+k*esz, esz, truncate(c, x.t))
 			}
 		}
 		fl.storeBytes(dst, 0, buf, lv.slot.Align)

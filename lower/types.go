@@ -32,10 +32,19 @@ func isFloat(t cc.Type) bool {
 func isSigned(t cc.Type) bool {
 	if t.Kind() == cc.Enum {
 		if e, ok := t.(*cc.EnumType); ok {
+			if unsignedEnum(e) {
+				return false
+			}
 			return isSigned(e.UnderlyingType())
 		}
 	}
 	return cc.IsSignedInteger(t)
+}
+
+// unsignedEnum reports an enum type without negative enumerators: clang
+// and gcc give it an unsigned underlying type (its constants stay int).
+func unsignedEnum(e *cc.EnumType) bool {
+	return e.Min() >= 0 && e.Size() <= 4
 }
 
 // scalarSize is the size in bytes of a scalar type (pointers are 8).
