@@ -86,7 +86,32 @@ func convertErrors(path string, src []byte, err error) diag.List {
 	if len(l) == 0 {
 		l = diag.List{{File: path, Msg: cleanMsg(err.Error())}}
 	}
-	return truncate(l)
+	return truncate(placeUnpositioned(path, src, l))
+}
+
+// placeUnpositioned handles the errors cc reports without a position: next
+// to positioned ones they are noise and are dropped; alone, they are put at
+// the end of the input, the only place bpfcc can point to.
+func placeUnpositioned(path string, src []byte, l diag.List) diag.List {
+	var pos, nopos diag.List
+	for _, d := range l {
+		if d.Line > 0 {
+			pos = append(pos, d)
+		} else {
+			nopos = append(nopos, d)
+		}
+	}
+	if len(pos) > 0 {
+		return pos
+	}
+	line, col := endOfInput(src)
+	for i := range nopos {
+		if nopos[i].File == "" || nopos[i].File == "-" {
+			nopos[i].File = path
+		}
+		nopos[i].Line, nopos[i].Col = line, col
+	}
+	return nopos
 }
 
 // dropCascades removes follow-on errors: errors about operands whose type

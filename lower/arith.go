@@ -224,7 +224,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	case isPtr(bt):
 		ct = bt
 	default:
-		ct = cc.UsualArithmeticConversions(fl.operandType(a), fl.operandType(b))
+		ct = usualConversions(fl.operandType(a), fl.operandType(b))
 	}
 	av := fl.convert(fl.rvalue(a), ct)
 	bv := fl.convert(fl.rvalue(b), ct)
@@ -367,7 +367,7 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 			ct = lt
 			rhs = fl.convert(rhs, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
 		} else {
-			ct = cc.UsualArithmeticConversions(lt, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
+			ct = usualConversions(lt, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
 			rhs = fl.convert(rhs, ct)
 		}
 		if isSigned(ct) {
@@ -454,7 +454,7 @@ func (fl *fnLowerer) commonType(n, a, b cc.ExpressionNode) cc.Type {
 			}
 		}
 	}
-	return cc.UsualArithmeticConversions(fl.operandType(a), fl.operandType(b))
+	return usualConversions(fl.operandType(a), fl.operandType(b))
 }
 
 // promoted is the integer promotion of an lvalue's type, with bit-fields
@@ -467,4 +467,17 @@ func (fl *fnLowerer) promoted(lv lvalue) cc.Type {
 		return fl.l.u.AST.UInt
 	}
 	return cc.IntegerPromotion(lv.t)
+}
+
+// usualConversions is cc.UsualArithmeticConversions for arithmetic types;
+// cc panics on others, which only reach here in erroneous input that cc
+// already reported.
+func usualConversions(a, b cc.Type) cc.Type {
+	if !cc.IsArithmeticType(a) || !cc.IsArithmeticType(b) {
+		if isPtr(a) {
+			return a
+		}
+		return b
+	}
+	return cc.UsualArithmeticConversions(a, b)
 }

@@ -39,7 +39,7 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 			sec = ".bss"
 		}
 	}
-	if prev := l.globalNames[name]; prev != nil && !static {
+	if prev := l.globalNames[name]; prev != nil && prev.g.Static == static {
 		// A tentative definition repeated (int x; int x = 1;): one object,
 		// the initialised definition wins.
 		l.globals[d] = prev
@@ -63,7 +63,7 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 	}
 	gl := &global{name: name, typ: t, g: g}
 	l.globals[d] = gl
-	if !static {
+	if !strings.Contains(name, ".") { // static locals are function.name
 		l.globalNames[name] = gl
 	}
 	l.m.Globals = append(l.m.Globals, g)
@@ -219,6 +219,16 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 	if !ok {
 		l.errorf(d, "map %q in SEC(\".maps\") must be a struct", d.Name())
 		return
+	}
+	has := map[string]bool{}
+	for _, m := range bt.Members {
+		has[m.Name] = true
+	}
+	for _, pair := range [][2]string{{"key", "key_size"}, {"value", "value_size"}} {
+		if has[pair[0]] && has[pair[1]] {
+			l.errorf(d, "map %q gives both %s and %s; use one (__type(%s, T) or __uint(%s, N))", d.Name(), pair[0], pair[1], pair[0], pair[1])
+			return
+		}
 	}
 	for _, m := range bt.Members {
 		if !mapMembers[m.Name] {
