@@ -115,7 +115,6 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 	dst := lvalue{t: lv.typ, slot: lv.slot}
 	ls := leaves(list, nil)
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].ini.Order() < ls[j].ini.Order() })
-	covered := map[int64]bool{}
 	allConst := true
 	for _, x := range ls {
 		if _, ok := constValue(x.e); !ok || x.field != nil && x.field.IsBitfield() || isAggregate(x.t) {
@@ -151,7 +150,6 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 				v = fl.convert(v, x.t)
 			}
 			fl.store(elem, v)
-			covered[x.off] = true
 		}
 	}
 }

@@ -6,7 +6,6 @@ package lower
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -284,7 +283,6 @@ func (l *lowerer) finish() {
 			Msg: fmt.Sprintf("helper %s is GPL-only but the program's license is %q; add char LICENSE[] SEC(\"license\") = \"GPL\";", u.name, lic)}
 		l.diags = append(l.diags, d)
 	}
-	sort.SliceStable(l.m.Maps, func(i, j int) bool { return false })
 }
 
 // sectionOf returns the section attribute of a function type's attributes or
