@@ -22,6 +22,11 @@ func Inline(m *ir.Module, optLevel int) error {
 	for _, f := range m.Funcs {
 		byName[f.Name] = f
 	}
+	// shared[f] maps a callee's slot to the slot of f that earlier inlined
+	// copies of that callee use: copies never run at the same time (no
+	// recursion) and a callee's locals die when it returns, so they can
+	// share the memory, as clang's stack colouring would let them.
+	shared := map[*ir.Func]map[*ir.Slot]*ir.Slot{}
 	for round := 0; round < maxInlineRounds; round++ {
 		calls := callCounts(m)
 		inlinable := func(c *ir.Func) bool {
@@ -50,7 +55,10 @@ func Inline(m *ir.Module, optLevel int) error {
 					if in.Op != ir.OpCallFunc || c == f || !inlinable(c) {
 						continue
 					}
-					cont, err := inlineCall(f, b.ID, ii, c)
+					if shared[f] == nil {
+						shared[f] = map[*ir.Slot]*ir.Slot{}
+					}
+					cont, err := inlineCall(f, b.ID, ii, c, shared[f])
 					if err != nil {
 						return fmt.Errorf("function %q: inlining %q: %w", f.Name, c.Name, err)
 					}
@@ -118,7 +126,9 @@ func dropUnused(m *ir.Module) {
 }
 
 // inlineCall replaces call f.Blocks[bi].Instrs[ii] with a copy of c's body.
-func inlineCall(f *ir.Func, bi, ii int, c *ir.Func) (*ir.Block, error) {
+// shared holds the slots of f that earlier copies of callees use, keyed by
+// the callee's own slot; they are reused rather than allocated again.
+func inlineCall(f *ir.Func, bi, ii int, c *ir.Func, shared map[*ir.Slot]*ir.Slot) (*ir.Block, error) {
 	b := f.Blocks[bi]
 	call := b.Instrs[ii]
 	body := cloneFunc(c)
@@ -134,13 +144,24 @@ func inlineCall(f *ir.Func, bi, ii int, c *ir.Func) (*ir.Block, error) {
 		}
 		return n
 	}
-	for _, s := range body.Slots {
+	use := map[*ir.Slot]*ir.Slot{}
+	for i, s := range body.Slots {
+		if i < len(c.Slots) {
+			if prev, ok := shared[c.Slots[i]]; ok && prev.Size == s.Size && prev.Align == s.Align && prev.Volatile == s.Volatile {
+				use[s] = prev
+				continue
+			}
+			shared[c.Slots[i]] = s
+		}
 		s.ID = len(f.Slots)
 		f.Slots = append(f.Slots, s)
 	}
 	cont := &ir.Block{Instrs: append([]*ir.Instr(nil), b.Instrs[ii+1:]...)}
 	for _, cb := range body.Blocks {
 		for i, in := range cb.Instrs {
+			if r, ok := use[in.Slot]; ok && in.Slot != nil {
+				in.Slot = r
+			}
 			forEachUse(in, func(o *ir.Operand) { o.Reg = mapReg(o.Reg) })
 			in.Dst = mapReg(in.Dst)
 			if in.Op == ir.OpRet {
