@@ -222,7 +222,22 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 	}
 	has := map[string]bool{}
 	for _, m := range bt.Members {
+		if has[m.Name] {
+			l.errorf(d, "map %q sets %q twice", d.Name(), m.Name)
+			return
+		}
 		has[m.Name] = true
+		if m.Name == "key" || m.Name == "value" {
+			p, ok := btf.UnderlyingType(m.Type).(*btf.Pointer)
+			if !ok {
+				l.errorf(d, "map %q: %s must be declared with __type(%s, T)", d.Name(), m.Name, m.Name)
+				return
+			}
+			if n, err := btf.Sizeof(p.Target); err != nil || n == 0 {
+				l.errorf(d, "map %q: the %s type has no size (incomplete or void)", d.Name(), m.Name)
+				return
+			}
+		}
 	}
 	for _, pair := range [][2]string{{"key", "key_size"}, {"value", "value_size"}} {
 		if has[pair[0]] && has[pair[1]] {
