@@ -253,6 +253,18 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 		av, bv = bv, av
 		c = c.Mirror()
 	}
+	if bv.op.IsImm && bv.op.Imm == 0 {
+		// Unsigned x < 0 never holds and x >= 0 always does (x has been
+		// evaluated, side effects included).
+		switch c {
+		case ir.Ult:
+			fl.jump(no)
+			return
+		case ir.Uge:
+			fl.jump(yes)
+			return
+		}
+	}
 	fl.branch(c, ir.R(fl.toReg(av)), fl.cmpOperand(bv, w32), w32, yes, no)
 }
 
