@@ -9,7 +9,7 @@ import (
 // arith lowers a binary arithmetic/bitwise operator after the usual
 // arithmetic conversions (cc's result type is the common type).
 func (fl *fnLowerer) arith(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNode) value {
-	t := fl.commonType(n, a, b)
+	t := fl.typeOf(n)
 	av := fl.convert(fl.rvalue(a), t)
 	bv := fl.convert(fl.rvalue(b), t)
 	if isSigned(t) {
@@ -97,7 +97,7 @@ func (fl *fnLowerer) add(n cc.ExpressionNode, a, b cc.ExpressionNode, sub bool) 
 
 // shift lowers << and >>: the result has the promoted left operand's type.
 func (fl *fnLowerer) shift(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNode) value {
-	t := cc.IntegerPromotion(fl.operandType(a))
+	t := fl.typeOf(n)
 	av := fl.convert(fl.rvalue(a), t)
 	bv := fl.rvalue(b)
 	bv = fl.convert(bv, cc.IntegerPromotion(bv.t))
@@ -224,7 +224,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	case isPtr(bt):
 		ct = bt
 	default:
-		ct = usualConversions(fl.operandType(a), fl.operandType(b))
+		ct = fl.usual(fl.typeOf(a), fl.typeOf(b))
 	}
 	av := fl.convert(fl.rvalue(a), ct)
 	bv := fl.convert(fl.rvalue(b), ct)
@@ -306,6 +306,9 @@ func (fl *fnLowerer) conditional(x *cc.ConditionalExpression, void bool) value {
 	if first == nil { // GNU a ?: b
 		first = x.LogicalOrExpression
 	}
+	if cc.IsArithmeticType(t) {
+		t = fl.typeOf(x)
+	}
 	v := fl.convert(fl.rvalue(first), t)
 	fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: v.op})
 	fl.jump(join)
@@ -377,9 +380,9 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 		lt := fl.promoted(lv)
 		if op == ir.Lsh || op == ir.Rsh {
 			ct = lt
-			rhs = fl.convert(rhs, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
+			rhs = fl.convert(rhs, fl.promote(fl.typeOf(x.AssignmentExpression)))
 		} else {
-			ct = usualConversions(lt, cc.IntegerPromotion(fl.operandType(x.AssignmentExpression)))
+			ct = usualConversions(lt, fl.promote(fl.typeOf(x.AssignmentExpression)))
 			rhs = fl.convert(rhs, ct)
 		}
 		if isSigned(ct) {
@@ -431,22 +434,6 @@ func (fl *fnLowerer) incDec(n cc.ExpressionNode, e cc.ExpressionNode, inc, post 
 	return res
 }
 
-// operandType is the type an operand takes part in arithmetic with: cc
-// types unsigned enums as int, clang as unsigned int.
-func (fl *fnLowerer) operandType(e cc.ExpressionNode) cc.Type {
-	t := e.Type()
-	if _, isConst := enumConstant(e); isConst {
-		return fl.l.u.AST.Int // C 6.4.4.3: enumeration constants are int
-	}
-	if et, ok := t.(*cc.EnumType); ok {
-		if unsignedEnum(et) {
-			return fl.l.u.AST.UInt
-		}
-		return fl.l.u.AST.Int
-	}
-	return t
-}
-
 // enumConstant reports whether e is an enumeration constant (type int).
 func enumConstant(e cc.ExpressionNode) (*cc.Enumerator, bool) {
 	if id := ident(e); id != nil {
@@ -454,19 +441,6 @@ func enumConstant(e cc.ExpressionNode) (*cc.Enumerator, bool) {
 		return en, ok
 	}
 	return nil, false
-}
-
-// commonType is the type of a binary arithmetic expression: cc's, unless an
-// operand is an unsigned enum, where the usual conversions are redone.
-func (fl *fnLowerer) commonType(n, a, b cc.ExpressionNode) cc.Type {
-	if a.Type().Kind() != cc.Enum && b.Type().Kind() != cc.Enum {
-		if _, ok := enumConstant(a); !ok {
-			if _, ok := enumConstant(b); !ok {
-				return n.Type()
-			}
-		}
-	}
-	return usualConversions(fl.operandType(a), fl.operandType(b))
 }
 
 // promoted is the integer promotion of an lvalue's type, with bit-fields

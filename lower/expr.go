@@ -279,6 +279,10 @@ func (fl *fnLowerer) postfix(x *cc.PostfixExpression) value {
 func (fl *fnLowerer) unary(x *cc.UnaryExpression) value {
 	t := x.Type()
 	switch x.Case {
+	case cc.UnaryExpressionPlus, cc.UnaryExpressionMinus, cc.UnaryExpressionCpl:
+		t = fl.typeOf(x)
+	}
+	switch x.Case {
 	case cc.UnaryExpressionPostfix:
 		return fl.rvalue(x.PostfixExpression)
 	case cc.UnaryExpressionInc, cc.UnaryExpressionDec:

@@ -30,6 +30,9 @@ type fnLowerer struct {
 	// tracee holds bound handler parameters that point into the traced
 	// process: the handler cannot dereference them directly.
 	tracee map[*cc.Declarator]string
+	// types and enumOps memoise typeOf (see enumtypes.go).
+	types   map[cc.ExpressionNode]cc.Type
+	enumOps map[cc.ExpressionNode]bool
 }
 
 type loopTargets struct {
@@ -136,6 +139,9 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 		cases:  map[*cc.LabeledStatement]*ir.Block{},
 		ret:    ft.Result(),
 		facts:  map[ir.Reg]fact{},
+
+		types:   map[cc.ExpressionNode]cc.Type{},
+		enumOps: map[cc.ExpressionNode]bool{},
 	}
 	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static)
 	fl.b = fl.f.NewBlock()

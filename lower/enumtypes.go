@@ -1,0 +1,174 @@
+package lower
+
+import (
+	"modernc.org/cc/v4"
+)
+
+// cc gives every enum type the representation int, while clang and gcc
+// give an enum without negative enumerators unsigned int (its constants
+// stay int). cc's expression types are right everywhere else, so lower
+// recomputes the type of an expression only when an operand of enum type
+// takes part in it; typeOf does that, bottom-up, with C's rules.
+
+// typeOf is the C type of arithmetic expression e as clang sees it.
+func (fl *fnLowerer) typeOf(e cc.ExpressionNode) cc.Type {
+	if e == nil {
+		return nil
+	}
+	if !fl.hasEnumOperand(e) {
+		return e.Type()
+	}
+	if t, ok := fl.types[e]; ok {
+		return t
+	}
+	t := fl.deriveType(e)
+	fl.types[e] = t
+	return t
+}
+
+// hasEnumOperand reports whether a non-constant operand of enum type
+// occurs in e (memoised).
+func (fl *fnLowerer) hasEnumOperand(e cc.ExpressionNode) bool {
+	if v, ok := fl.enumOps[e]; ok {
+		return v
+	}
+	r := false
+	if e.Type().Kind() == cc.Enum {
+		if _, isConst := enumConstant(e); !isConst {
+			r = true
+		}
+	}
+	if !r {
+		for _, c := range operands(e) {
+			if c != nil && fl.hasEnumOperand(c) {
+				r = true
+				break
+			}
+		}
+	}
+	fl.enumOps[e] = r
+	return r
+}
+
+// operands lists the arithmetic sub-expressions whose types decide e's.
+func operands(e cc.ExpressionNode) []cc.ExpressionNode {
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionExpr {
+			return []cc.ExpressionNode{x.ExpressionList}
+		}
+	case *cc.ExpressionList:
+		var last cc.ExpressionNode
+		for ; x != nil; x = x.ExpressionList {
+			last = x.AssignmentExpression
+		}
+		return []cc.ExpressionNode{last}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionPlus, cc.UnaryExpressionMinus, cc.UnaryExpressionCpl:
+			return []cc.ExpressionNode{x.CastExpression}
+		case cc.UnaryExpressionPostfix:
+			return []cc.ExpressionNode{x.PostfixExpression}
+		}
+	case *cc.PostfixExpression:
+		if x.Case == cc.PostfixExpressionPrimary {
+			return []cc.ExpressionNode{x.PrimaryExpression}
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return []cc.ExpressionNode{x.UnaryExpression}
+		}
+	case *cc.MultiplicativeExpression:
+		return []cc.ExpressionNode{x.MultiplicativeExpression, x.CastExpression}
+	case *cc.AdditiveExpression:
+		return []cc.ExpressionNode{x.AdditiveExpression, x.MultiplicativeExpression}
+	case *cc.ShiftExpression:
+		return []cc.ExpressionNode{x.ShiftExpression}
+	case *cc.AndExpression:
+		return []cc.ExpressionNode{x.AndExpression, x.EqualityExpression}
+	case *cc.ExclusiveOrExpression:
+		return []cc.ExpressionNode{x.ExclusiveOrExpression, x.AndExpression}
+	case *cc.InclusiveOrExpression:
+		return []cc.ExpressionNode{x.InclusiveOrExpression, x.ExclusiveOrExpression}
+	case *cc.ConditionalExpression:
+		if x.Case == cc.ConditionalExpressionCond {
+			first := x.ExpressionList
+			if first == nil {
+				first = x.LogicalOrExpression
+			}
+			return []cc.ExpressionNode{first, x.ConditionalExpression}
+		}
+		return []cc.ExpressionNode{x.LogicalOrExpression}
+	case *cc.ConstantExpression:
+		return []cc.ExpressionNode{x.ConditionalExpression}
+	}
+	return nil
+}
+
+// deriveType applies C's typing rules to e, using typeOf for operands.
+func (fl *fnLowerer) deriveType(e cc.ExpressionNode) cc.Type {
+	t := e.Type()
+	if !cc.IsArithmeticType(t) && t.Kind() != cc.Enum {
+		return t
+	}
+	ops := operands(e)
+	if len(ops) == 0 {
+		if t.Kind() == cc.Enum {
+			return fl.objType(e)
+		}
+		return t
+	}
+	switch x := e.(type) {
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionPostfix {
+			return fl.typeOf(ops[0])
+		}
+		return fl.promote(fl.typeOf(ops[0]))
+	case *cc.ShiftExpression:
+		if x.Case == cc.ShiftExpressionAdd || ops[0] == nil {
+			return t
+		}
+		return fl.promote(fl.typeOf(ops[0]))
+	case *cc.MultiplicativeExpression, *cc.AdditiveExpression, *cc.AndExpression,
+		*cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
+		if len(ops) < 2 || ops[0] == nil || ops[1] == nil {
+			return t
+		}
+		return fl.usual(fl.typeOf(ops[0]), fl.typeOf(ops[1]))
+	case *cc.ConditionalExpression:
+		if len(ops) == 2 {
+			a, b := fl.typeOf(ops[0]), fl.typeOf(ops[1])
+			if cc.IsArithmeticType(a) && cc.IsArithmeticType(b) {
+				return fl.usual(a, b)
+			}
+			return t
+		}
+		return fl.typeOf(ops[0])
+	}
+	if len(ops) == 1 && ops[0] != nil {
+		return fl.typeOf(ops[0])
+	}
+	if t.Kind() == cc.Enum {
+		return fl.objType(e)
+	}
+	return t
+}
+
+// promote is the integer promotion, with unsigned enums as unsigned int.
+func (fl *fnLowerer) promote(t cc.Type) cc.Type {
+	if et, ok := t.(*cc.EnumType); ok {
+		if unsignedEnum(et) {
+			return fl.l.u.AST.UInt
+		}
+		return fl.l.u.AST.Int
+	}
+	if !cc.IsIntegerType(t) {
+		return t
+	}
+	return cc.IntegerPromotion(t)
+}
+
+// usual is the usual arithmetic conversion of two operand types.
+func (fl *fnLowerer) usual(a, b cc.Type) cc.Type {
+	return usualConversions(fl.promote(a), fl.promote(b))
+}
