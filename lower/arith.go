@@ -117,7 +117,7 @@ func (fl *fnLowerer) shift(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNod
 // cond branches to yes or no on e's truth value, with short-circuit
 // evaluation and comparisons fused into branches.
 func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
-	if c, ok := constValue(e); ok {
+	if c, ok := constValue(e); ok && !fl.hasEnumOperand(e) {
 		if c != 0 {
 			fl.jump(yes)
 		} else {

@@ -113,7 +113,9 @@ func (fl *fnLowerer) rvalue(e cc.ExpressionNode) value {
 		fl.l.errorf(e, "floating point is not supported in BPF programs")
 		return value{op: ir.Imm(0), t: t}
 	}
-	if c, ok := constValue(e); ok && (isScalar(t) || t.Kind() == cc.Void) {
+	if c, ok := constValue(e); ok && (isScalar(t) || t.Kind() == cc.Void) && !fl.hasEnumOperand(e) {
+		// (cc folds unsigned enums as int; such expressions are folded by
+		// lower itself below, with clang's types.)
 		return value{op: ir.Imm(truncate(c, t)), t: t}
 	}
 	if ot := fl.objType(e); ot.Kind() == cc.Array {
