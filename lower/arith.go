@@ -78,7 +78,7 @@ func (fl *fnLowerer) add(n cc.ExpressionNode, a, b cc.ExpressionNode, sub bool) 
 		return fl.binop(ir.SDiv, d, value{op: ir.Imm(size), t: t}, t)
 	case isPtr(at):
 		p := fl.rvalue(a)
-		if c, ok := constValue(b); ok && p.op.IsImm {
+		if c, ok := fl.constVal(b); ok && p.op.IsImm {
 			if sub {
 				c = -c
 			}
@@ -117,7 +117,7 @@ func (fl *fnLowerer) shift(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNod
 // cond branches to yes or no on e's truth value, with short-circuit
 // evaluation and comparisons fused into branches.
 func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
-	if c, ok := constValue(e); ok && !fl.hasEnumOperand(e) {
+	if c, ok := fl.constVal(e); ok {
 		if c != 0 {
 			fl.jump(yes)
 		} else {

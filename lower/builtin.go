@@ -84,7 +84,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		dst := fl.rvalue(args[0])
 		dl := lvalue{t: elemType(dst.t), base: fl.toReg(dst)}
-		if c, ok := constValue(args[1]); ok {
+		if c, ok := fl.constVal(args[1]); ok {
 			fl.memset(dl, byte(c), n, pointeeAlign(args[0]))
 			return dst, true
 		}
@@ -107,7 +107,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 }
 
 func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int64, bool) {
-	n, ok := constValue(e)
+	n, ok := fl.constVal(e)
 	if !ok {
 		fl.l.errorf(e, "%s needs a size known at compile time in BPF", name)
 		return 0, false

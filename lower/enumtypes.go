@@ -39,7 +39,7 @@ func (fl *fnLowerer) hasEnumOperand(e cc.ExpressionNode) bool {
 		}
 	}
 	if !r {
-		for _, c := range operands(e) {
+		for _, c := range append(operands(e), conditions(e)...) {
 			if c != nil && fl.hasEnumOperand(c) {
 				r = true
 				break
@@ -105,6 +105,36 @@ func operands(e cc.ExpressionNode) []cc.ExpressionNode {
 	return nil
 }
 
+// conditions lists sub-expressions that do not decide e's type but can
+// still hold enum operands cc folds wrongly (comparisons, logic, casts).
+func conditions(e cc.ExpressionNode) []cc.ExpressionNode {
+	switch x := e.(type) {
+	case *cc.RelationalExpression:
+		return []cc.ExpressionNode{x.RelationalExpression, x.ShiftExpression}
+	case *cc.EqualityExpression:
+		return []cc.ExpressionNode{x.EqualityExpression, x.RelationalExpression}
+	case *cc.LogicalAndExpression:
+		return []cc.ExpressionNode{x.LogicalAndExpression, x.InclusiveOrExpression}
+	case *cc.LogicalOrExpression:
+		return []cc.ExpressionNode{x.LogicalOrExpression, x.LogicalAndExpression}
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionNot {
+			return []cc.ExpressionNode{x.CastExpression}
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionCast {
+			return []cc.ExpressionNode{x.CastExpression}
+		}
+	case *cc.ConditionalExpression:
+		if x.Case == cc.ConditionalExpressionCond {
+			return []cc.ExpressionNode{x.LogicalOrExpression}
+		}
+	case *cc.ShiftExpression:
+		return []cc.ExpressionNode{x.AdditiveExpression}
+	}
+	return nil
+}
+
 // deriveType applies C's typing rules to e, using typeOf for operands.
 func (fl *fnLowerer) deriveType(e cc.ExpressionNode) cc.Type {
 	t := e.Type()
@@ -119,7 +149,16 @@ func (fl *fnLowerer) deriveType(e cc.ExpressionNode) cc.Type {
 		return t
 	}
 	switch x := e.(type) {
+	case *cc.RelationalExpression, *cc.EqualityExpression, *cc.LogicalAndExpression, *cc.LogicalOrExpression:
+		return t
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionCast {
+			return x.TypeName.Type()
+		}
 	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionNot {
+			return t
+		}
 		if x.Case == cc.UnaryExpressionPostfix {
 			return fl.typeOf(ops[0])
 		}

@@ -21,6 +21,16 @@ func constValue(e cc.ExpressionNode) (int64, bool) {
 	return 0, false
 }
 
+// constVal is constValue for expressions inside functions: cc folds
+// unsigned enums as int, so expressions with such operands are left for
+// lower to fold with clang's types.
+func (fl *fnLowerer) constVal(e cc.ExpressionNode) (int64, bool) {
+	if e == nil || fl.hasEnumOperand(e) {
+		return 0, false
+	}
+	return constValue(e)
+}
+
 // exprVoid evaluates e for its side effects.
 func (fl *fnLowerer) exprVoid(e cc.ExpressionNode) {
 	switch x := e.(type) {
@@ -40,7 +50,7 @@ func (fl *fnLowerer) exprVoid(e cc.ExpressionNode) {
 			return
 		}
 	}
-	if _, ok := constValue(e); ok {
+	if _, ok := fl.constVal(e); ok {
 		return
 	}
 	if c := callExpr(e); c != nil {
@@ -113,7 +123,7 @@ func (fl *fnLowerer) rvalue(e cc.ExpressionNode) value {
 		fl.l.errorf(e, "floating point is not supported in BPF programs")
 		return value{op: ir.Imm(0), t: t}
 	}
-	if c, ok := constValue(e); ok && (isScalar(t) || t.Kind() == cc.Void) && !fl.hasEnumOperand(e) {
+	if c, ok := fl.constVal(e); ok && (isScalar(t) || t.Kind() == cc.Void) {
 		// (cc folds unsigned enums as int; such expressions are folded by
 		// lower itself below, with clang's types.)
 		return value{op: ir.Imm(truncate(c, t)), t: t}

@@ -117,7 +117,7 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].ini.Order() < ls[j].ini.Order() })
 	allConst := true
 	for _, x := range ls {
-		if _, ok := constValue(x.e); !ok || x.field != nil && x.field.IsBitfield() || isAggregate(x.t) {
+		if _, ok := fl.constVal(x.e); !ok || x.field != nil && x.field.IsBitfield() || isAggregate(x.t) {
 			allConst = false
 		}
 	}
@@ -125,7 +125,7 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 		// Build the image at compile time; store it in wide chunks.
 		buf := make([]byte, size)
 		for _, x := range ls {
-			c, _ := constValue(x.e)
+			c, _ := fl.constVal(x.e)
 			esz := int64(scalarSize(x.t))
 			for k := int64(0); k < x.n; k++ {
 				putInt(buf, x.off+k*esz, esz, truncate(c, x.t))

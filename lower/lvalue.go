@@ -144,7 +144,7 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 	esz := elemSize(at)
 	if at.Kind() == cc.Array {
 		lv := fl.lvalueOf(a)
-		if c, ok := constValue(i); ok && lv.reg == nil {
+		if c, ok := fl.constVal(i); ok && lv.reg == nil {
 			lv.off += c * esz
 			lv.t, lv.field = t, nil
 			return lv
@@ -154,7 +154,7 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 	}
 	fl.checkTraceeDeref(a)
 	p := fl.rvalue(a)
-	if c, ok := constValue(i); ok {
+	if c, ok := fl.constVal(i); ok {
 		return lvalue{t: t, base: fl.toReg(p), off: c * esz}
 	}
 	return lvalue{t: t, base: fl.offsetPtr(fl.toReg(p), i, esz, false)}
