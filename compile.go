@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"runtime/debug"
 
 	"github.com/cilium/ebpf"
@@ -137,21 +136,22 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	return &Result{Object: elf, Spec: spec, Listing: codegen.Listing(o), Warnings: warnings, Module: m}, nil
 }
 
-var stackErr = regexp.MustCompile(`function "([^"]+)": stack frame of \d+ bytes exceeds.*`)
 
 func internalError(stage string, r any) error {
 	return fmt.Errorf("%w in %s: %v\n%s", ErrInternal, stage, r, debug.Stack())
 }
 
-// codegenError turns codegen's errors about the input (such as an
-// oversized stack frame) into positioned diagnostics.
+// codegenError turns codegen's errors about the input (an oversized stack
+// frame) into positioned diagnostics; anything else is a bpfcc bug.
 func codegenError(mod *ir.Module, err error) error {
-	if m := stackErr.FindStringSubmatch(err.Error()); m != nil {
+	var fe *codegen.FrameError
+	if errors.As(err, &fe) {
 		for _, f := range mod.Funcs {
-			if f.Name == m[1] {
-				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: m[0]}}
+			if f.Name == fe.Func {
+				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: fe.Error()}}
 			}
 		}
+		return diag.List{{File: mod.File, Msg: fe.Error()}}
 	}
 	return fmt.Errorf("%w: %v", ErrInternal, err)
 }

@@ -37,10 +37,21 @@ func alignUp(n, a int) int {
 	return (n + a - 1) / a * a
 }
 
+// FrameError reports a function whose stack frame is over the eBPF limit:
+// an error in the input, which the driver positions at the function.
+type FrameError struct {
+	Func string
+	Size int
+}
+
+func (e *FrameError) Error() string {
+	return fmt.Sprintf("function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", e.Func, e.Size, MaxStack)
+}
+
 // checkFrame reports a frame over the eBPF limit.
 func checkFrame(name string, size int) error {
 	if size > MaxStack {
-		return fmt.Errorf("function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", name, size, MaxStack)
+		return &FrameError{Func: name, Size: size}
 	}
 	return nil
 }
