@@ -449,10 +449,7 @@ func (fl *fnLowerer) promoted(lv lvalue) cc.Type {
 	if lv.field != nil && lv.field.IsBitfield() && lv.field.ValueBits() < 32 {
 		return fl.l.u.AST.Int
 	}
-	if et, ok := lv.t.(*cc.EnumType); ok && unsignedEnum(et) {
-		return fl.l.u.AST.UInt
-	}
-	return cc.IntegerPromotion(lv.t)
+	return fl.promote(lv.t)
 }
 
 // usualConversions is cc.UsualArithmeticConversions for arithmetic types;

@@ -46,11 +46,10 @@ type Shape struct {
 
 // Inspect returns u's shape without lowering it.
 func Inspect(u *frontend.Unit) *Shape {
-	l := &lowerer{u: u, m: &ir.Module{}, globals: map[*cc.Declarator]*global{}, funcs: map[string]*funcInfo{},
-		helpers: map[*cc.Declarator]int64{}, strs: map[string]string{}, names: map[string]bool{}, btf: newBTFConv(),
-		globalNames: map[string]*global{}}
+	l := newLowerer(u, Options{})
 	sh := &Shape{Params: map[string][]string{}, Pos: map[string]ir.Pos{}, Section: map[string]string{}}
 	func() {
+		// Errors stop collection early; Lower reports them afterwards.
 		defer func() { recover() }()
 		l.collect()
 	}()

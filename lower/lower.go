@@ -26,19 +26,7 @@ type Options struct {
 
 // Lower builds the IR module of u. Warnings are returned beside the module.
 func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, err error) {
-	l := &lowerer{
-		u:       u,
-		opts:    opts,
-		m:       &ir.Module{File: u.File},
-		globals: map[*cc.Declarator]*global{},
-		funcs:   map[string]*funcInfo{},
-		helpers: map[*cc.Declarator]int64{},
-		strs:    map[string]string{},
-		names:   map[string]bool{},
-		btf:     newBTFConv(),
-
-		globalNames: map[string]*global{},
-	}
+	l := newLowerer(u, opts)
 	defer func() {
 		if r := recover(); r != nil {
 			if b, ok := r.(bailout); ok {
@@ -56,6 +44,21 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 		return nil, l.diags.Warnings(), l.diags.Errors()
 	}
 	return l.m, l.diags.Warnings(), nil
+}
+
+func newLowerer(u *frontend.Unit, opts Options) *lowerer {
+	return &lowerer{
+		u:           u,
+		opts:        opts,
+		m:           &ir.Module{File: u.File},
+		globals:     map[*cc.Declarator]*global{},
+		globalNames: map[string]*global{},
+		funcs:       map[string]*funcInfo{},
+		helpers:     map[*cc.Declarator]int64{},
+		strs:        map[string]string{},
+		names:       map[string]bool{},
+		btf:         newBTFConv(),
+	}
 }
 
 // bailout stops lowering when too many errors have been reported.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -92,11 +91,6 @@ func runVars(cfg *config, stdout, stderr io.Writer) int {
 	defer b.Close()
 	var buf bytes.Buffer
 	if err := b.WriteVars(&buf, p); err != nil {
-		var nf *dwarfvars.ProbeNotFoundError
-		if errors.As(err, &nf) {
-			fmt.Fprintf(stderr, "bpfcc: %v\n", err)
-			return exitInput
-		}
 		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
 		return exitInput
 	}
