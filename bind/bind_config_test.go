@@ -29,3 +29,18 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestProbeFromSection(t *testing.T) {
+	for sec, want := range map[string]string{
+		"uprobe//bin/app:work":       "/bin/app:work",
+		"uprobe.s//bin/app:work+0x4": "/bin/app:work+0x4",
+		"uretprobe//bin/app:work":    "/bin/app:work%return",
+		"uprobe":                     "",
+		"kprobe/do_sys_open":         "",
+		"xdp":                        "",
+	} {
+		if got := probeFromSection(sec); got != want {
+			t.Errorf("probeFromSection(%q) = %q, want %q", sec, got, want)
+		}
+	}
+}

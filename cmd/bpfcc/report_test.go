@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cilium/ebpf"
+
 	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -68,5 +70,20 @@ func TestOutputKeptOnFailure(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) != 0 {
 		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// Entry-value helpers become explicit targets, so the runtime attaches them
+// before the probes that read what they save.
+func TestEntryHelpersFirst(t *testing.T) {
+	spec := &ebpf.CollectionSpec{Programs: map[string]*ebpf.ProgramSpec{
+		"h_2__entry": {SectionName: "uprobe//bin/app:work+0x0"},
+		"h_1__entry": {SectionName: "uprobe//bin/app:work+0x0"},
+		"h_1":        {SectionName: "uprobe//bin/app:work+0x25"},
+		"other":      {SectionName: "xdp"},
+	}}
+	got := entryHelpersFirst(spec)
+	if len(got) != 2 || got[0].Program != "h_1__entry" || got[1].Program != "h_2__entry" || got[0].Probe != "/bin/app:work+0x0" {
+		t.Errorf("entryHelpersFirst = %+v", got)
 	}
 }
