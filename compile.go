@@ -136,7 +136,6 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	return &Result{Object: elf, Spec: spec, Listing: codegen.Listing(o), Warnings: warnings, Module: m}, nil
 }
 
-
 func internalError(stage string, r any) error {
 	return fmt.Errorf("%w in %s: %v\n%s", ErrInternal, stage, r, debug.Stack())
 }

@@ -3,8 +3,10 @@ package codegen
 import (
 	"fmt"
 
-	"github.com/bpfcc/bpfcc/ir"
 	"github.com/cilium/ebpf/asm"
+
+	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/ir"
 )
 
 // selector turns one ir.Func into machine instructions on virtual registers.
@@ -216,6 +218,8 @@ func (s *selector) instr(in *ir.Instr) {
 	case ir.OpMapPtr:
 		ins := asm.LoadMapPtr(0, 0).WithReference(in.Sym)
 		s.emit(minst{ins: ins, dst: dst, src: noReg, flags: fDstDef})
+	case ir.OpCore:
+		s.emit(minst{ins: coreInsn(in), dst: dst, src: noReg, flags: fDstDef})
 	case ir.OpCall, ir.OpCallFunc:
 		s.selCall(in)
 	case ir.OpJump:
@@ -480,4 +484,15 @@ func (s *selector) branch(cond ir.Cond, w32 bool, ra int, b ir.Operand, rb int, 
 	}
 	m.ins = m.ins.WithReference("")
 	s.emit(m)
+}
+
+// coreInsn is the instruction whose immediate the loader patches with a
+// CO-RE relocation's value: ld_imm64 for BTF type ids (as clang emits
+// them), a 64-bit mov otherwise.
+func coreInsn(in *ir.Instr) asm.Instruction {
+	r := &obj.CoreReloc{Kind: uint32(in.Core.Kind), Type: in.Core.Type, Access: in.Core.Access}
+	if in.Core.Kind == ir.CoreTypeIDLocal || in.Core.Kind == ir.CoreTypeIDTarget {
+		return obj.WithCore(asm.LoadImm(0, in.Imm, asm.DWord), r)
+	}
+	return obj.WithCore(asm.Mov.Imm(0, int32(in.Imm)), r)
 }

@@ -48,6 +48,9 @@ func writeFunc(sb *strings.Builder, f *obj.Func) {
 			fmt.Fprintf(sb, "; %s\n", n)
 		}
 		fmt.Fprintf(sb, "%4d: %s\n", raw, FormatInsn(ins, raw))
+		if r := obj.CoreOf(ins); r != nil {
+			fmt.Fprintf(sb, "      ; %s\n", r)
+		}
 		raw += int(ins.Width())
 	}
 }

@@ -78,7 +78,8 @@ func hasBuiltin(name string) bool {
 	case "__builtin_memcpy", "__builtin_memset", "__builtin_memcmp", "__builtin_memmove",
 		"__builtin_bswap16", "__builtin_bswap32", "__builtin_bswap64",
 		"__builtin_expect", "__builtin_constant_p", "__builtin_offsetof",
-		"__builtin_preserve_access_index", "__builtin_unreachable", "__builtin_trap",
+		"__builtin_preserve_access_index", "__builtin_preserve_field_info", "__builtin_preserve_type_info",
+		"__builtin_preserve_enum_value", "__builtin_btf_type_id", "__builtin_unreachable", "__builtin_trap",
 		"__builtin_types_compatible_p", "__builtin_choose_expr":
 		return true
 	}

@@ -33,6 +33,8 @@ type Unit struct {
 	AST    *cc.AST
 	Source []byte
 	lines  []string
+	// accessRegions are the preserve_access_index pragma regions.
+	accessRegions []accessRegion
 }
 
 // Line returns source line n (1-based) of the main file, or "".
@@ -69,6 +71,8 @@ func Parse(path string, opts Options) (*Unit, error) {
 	if err != nil {
 		return nil, diag.List{{File: path, Msg: err.Error()}}
 	}
+	prag := newPragmas()
+	cfg.PragmaHandler = prag.handle
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
@@ -85,7 +89,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		}
 		return nil, convertErrors(path, src, err)
 	}
-	return &Unit{File: path, AST: ast, Source: src}, nil
+	return &Unit{File: path, AST: ast, Source: src, accessRegions: prag.finish()}, nil
 }
 
 // MaxSourceSize bounds the main file's size.
@@ -140,6 +144,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 		return err
 	}
 	keepComments(cfg)
+	cfg.PragmaHandler = newPragmas().handle
 	src := opts.Source
 	if src == nil {
 		if src, err = os.ReadFile(path); err != nil {

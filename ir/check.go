@@ -213,6 +213,11 @@ func (c *checker) instr(b *Block, j int, in *Instr) {
 		c.target(in.Else, where)
 	case OpRet:
 		c.operand(in.A, where)
+	case OpCore:
+		needDst()
+		if in.Core == nil || in.Core.Type == nil {
+			c.errorf("%s: CO-RE value without a relocation", where)
+		}
 	default:
 		c.errorf("%s: invalid op %d", where, in.Op)
 	}

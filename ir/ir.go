@@ -69,7 +69,40 @@ const (
 	OpJump   // goto Then
 	OpBranch // if A <Cond> B goto Then else goto Else   (W32 compares the low 32 bits)
 	OpRet    // return A (A is Imm 0 when the function returns void)
+
+	// OpCore: Dst = the value of the CO-RE relocation Core, which the loader
+	// computes against the running kernel's BTF; Imm is its value for the
+	// program's own types. Passes must not fold it: it is not a constant.
+	OpCore
 )
+
+// CoreKind is a CO-RE relocation kind (enum bpf_core_relo_kind).
+type CoreKind uint32
+
+const (
+	CoreFieldByteOffset CoreKind = iota
+	CoreFieldByteSize
+	CoreFieldExists
+	CoreFieldSigned
+	CoreFieldLShiftU64
+	CoreFieldRShiftU64
+	CoreTypeIDLocal
+	CoreTypeIDTarget
+	CoreTypeExists
+	CoreTypeSize
+	CoreEnumValueExists
+	CoreEnumValue
+	CoreTypeMatches
+)
+
+// CoreReloc is one CO-RE relocation: Kind of the access Access (libbpf's
+// access string, "0:1:2": indices of array elements and struct members,
+// starting with the element of the root pointer) in Type.
+type CoreReloc struct {
+	Kind   CoreKind
+	Type   btf.Type
+	Access string
+}
 
 // ALU is a binary arithmetic operation.
 type ALU uint8
@@ -157,8 +190,9 @@ type Instr struct {
 	// non-nil Slot means the address is Slot + Off and A is unused (codegen
 	// folds frame addresses into R10-relative accesses this way).
 	Slot *Slot
-	Sym  string // OpSymAddr, OpMapPtr, OpCallFunc
-	Imm  int64  // OpCall: helper id
+	Sym  string     // OpSymAddr, OpMapPtr, OpCallFunc
+	Imm  int64      // OpCall: helper id; OpCore: the local value
+	Core *CoreReloc // OpCore
 	Args []Operand
 
 	Then, Else *Block // OpJump (Then), OpBranch

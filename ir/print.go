@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/cilium/ebpf/btf"
 )
 
 // String names an ALU operation as the printer shows it.
@@ -42,10 +44,40 @@ func (s Space) String() string {
 	return fmt.Sprintf("space(%d)", uint8(s))
 }
 
+// String names a CO-RE relocation kind as libbpf's debug output does.
+func (k CoreKind) String() string {
+	names := [...]string{"byte_off", "byte_sz", "field_exists", "signed", "lshift_u64", "rshift_u64",
+		"local_type_id", "target_type_id", "type_exists", "type_size", "enumval_exists", "enumval_value", "type_matches"}
+	if int(k) < len(names) {
+		return names[k]
+	}
+	return fmt.Sprintf("core_kind(%d)", uint32(k))
+}
+
+// btfName names a BTF type the way C spells it ("struct task_struct").
+func btfName(t btf.Type) string {
+	if t == nil {
+		return "?"
+	}
+	name := t.TypeName()
+	if name == "" {
+		name = "(anon)"
+	}
+	switch t.(type) {
+	case *btf.Struct:
+		return "struct " + name
+	case *btf.Union:
+		return "union " + name
+	case *btf.Enum:
+		return "enum " + name
+	}
+	return name
+}
+
 // String names an operation.
 func (o Op) String() string {
 	names := [...]string{"invalid", "mov", "alu", "neg", "ext", "bswap", "load", "store", "atomic",
-		"frame", "sym", "map", "call", "callfunc", "goto", "if", "ret"}
+		"frame", "sym", "map", "call", "callfunc", "goto", "if", "ret", "core"}
 	if int(o) < len(names) {
 		return names[o]
 	}
@@ -273,6 +305,11 @@ func (in *Instr) String() string {
 		return fmt.Sprintf("if %s %s%s %s goto %s else %s", in.A, in.Cond, w32Suffix(in.W32), in.B, blockName(in.Then), blockName(in.Else))
 	case OpRet:
 		return "ret " + in.A.String()
+	case OpCore:
+		if in.Core == nil {
+			return fmt.Sprintf("%score ? %d", dst, in.Imm)
+		}
+		return fmt.Sprintf("%score %s %s %q %d", dst, in.Core.Kind, btfName(in.Core.Type), in.Core.Access, in.Imm)
 	}
 	return fmt.Sprintf("%s%s", dst, in.Op)
 }

@@ -159,15 +159,28 @@ func (c *btfConv) record(t cc.Type) btf.Type {
 		members, out = &s.Members, s
 	}
 	c.cache[t] = out
+	var end btf.Bits // where the previous member ends
 	for i := 0; i < r.NumFields(); i++ {
 		f := r.FieldByIndex(i)
-		if f == nil {
+		if !btfMember(f) {
 			continue
 		}
-		m := btf.Member{Name: f.Name(), Type: c.typ(f.Type()), Offset: btf.Bits(f.Offset()*8 + int64(f.OffsetBits()))}
-		if f.IsBitfield() {
+		m := btf.Member{Name: f.Name(), Type: c.typ(f.Type()), Offset: btf.Bits(f.Offset() * 8)}
+		size := btf.Bits(8 * typeSize(f.Type()))
+		switch {
+		case f.IsBitfield():
+			// cc's OffsetBits means something only for bit-fields: after
+			// one, a zero-length array member reports stale bits.
+			m.Offset += btf.Bits(f.OffsetBits())
 			m.BitfieldSize = btf.Bits(f.ValueBits())
+			size = m.BitfieldSize
+		case t.Kind() == cc.Struct && size == 0 && m.Offset < end:
+			// cc places an empty member that follows an array of empty
+			// structs a byte early (vmlinux.h's lock_class_key arrays);
+			// the kernel rejects BTF whose member offsets go backwards.
+			m.Offset = end
 		}
+		end = max(end, m.Offset+size)
 		*members = append(*members, m)
 	}
 	return out

@@ -36,7 +36,24 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		if !need(1) {
 			return zero, true
 		}
+		fl.preserve++
+		defer func() { fl.preserve-- }()
 		return fl.rvalue(args[0]), true
+	case "__builtin_preserve_field_info":
+		if !need(2) {
+			return zero, true
+		}
+		return fl.preserveFieldInfo(x, args), true
+	case "__builtin_preserve_type_info", "__builtin_btf_type_id":
+		if !need(2) {
+			return zero, true
+		}
+		return fl.preserveTypeInfo(x, name, args), true
+	case "__builtin_preserve_enum_value":
+		if !need(2) {
+			return zero, true
+		}
+		return fl.preserveEnumValue(x, args), true
 	case "__builtin_unreachable", "__builtin_trap":
 		fl.emitRet(ir.Imm(0))
 		return zero, true

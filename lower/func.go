@@ -33,6 +33,9 @@ type fnLowerer struct {
 	// types and enumOps memoise typeOf (see enumtypes.go).
 	types   map[cc.ExpressionNode]cc.Type
 	enumOps map[cc.ExpressionNode]bool
+	// preserve counts the __builtin_preserve_access_index calls being
+	// lowered: inside one, every member access is a CO-RE access.
+	preserve int
 }
 
 type loopTargets struct {

@@ -37,6 +37,13 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 				return lv
 			}
 			f := x.Field()
+			if lv.core == nil && lv.base != 0 && lv.off == 0 && f != nil {
+				// (*p).f: a chain starts as it would for p->f.
+				lv.core = fl.startCore(fl.objType(x.PostfixExpression), 0)
+			}
+			if f != nil {
+				lv.core = lv.core.extend(memberPath(f)...)
+			}
 			lv.off += fieldOffset(f)
 			lv.t, lv.field = t, f
 			return lv
@@ -44,7 +51,11 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			fl.checkTraceeDeref(x.PostfixExpression)
 			p := fl.rvalue(x.PostfixExpression)
 			f := x.Field()
-			return lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
+			lv := lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
+			if pt := fl.objType(x.PostfixExpression); isPtr(pt) && f != nil {
+				lv.core = fl.startCore(elemType(pt), 0).extend(memberPath(f)...)
+			}
+			return lv
 		case cc.PostfixExpressionComplit:
 			return fl.compoundLiteral(x)
 		case cc.PostfixExpressionCall:
@@ -147,6 +158,7 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 		if c, ok := fl.constVal(i); ok && lv.reg == nil {
 			lv.off += c * esz
 			lv.t, lv.field = t, nil
+			lv.core = lv.core.extend(int(c))
 			return lv
 		}
 		base := fl.addr(lv)
@@ -155,7 +167,7 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 	fl.checkTraceeDeref(a)
 	p := fl.rvalue(a)
 	if c, ok := fl.constVal(i); ok {
-		return lvalue{t: t, base: fl.toReg(p), off: c * esz}
+		return lvalue{t: t, base: fl.toReg(p), off: c * esz, core: fl.startCore(t, c)}
 	}
 	return lvalue{t: t, base: fl.offsetPtr(fl.toReg(p), i, esz, false)}
 }

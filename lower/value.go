@@ -26,6 +26,9 @@ type lvalue struct {
 	space ir.Space
 	field *cc.Field // bit-field being accessed
 	isMap bool      // sym names a map: its "address" is the map pointer
+	// core is the CO-RE access chain from base, when off must come from
+	// a relocation (see core.go).
+	core *coreAccess
 }
 
 func (fl *fnLowerer) tmp() ir.Reg { return fl.f.NewReg() }
@@ -86,6 +89,8 @@ func (fl *fnLowerer) addr(lv lvalue) ir.Reg {
 		fl.emit(&ir.Instr{Op: ir.OpMapPtr, Dst: r, Sym: lv.sym})
 	case lv.sym != "":
 		fl.emit(&ir.Instr{Op: ir.OpSymAddr, Dst: r, Sym: lv.sym, Off: lv.off})
+	case lv.core.relocated():
+		return fl.coreAddr(lv)
 	case lv.off == 0:
 		return lv.base
 	default:
@@ -105,6 +110,8 @@ func (fl *fnLowerer) memBase(lv lvalue) (ir.Reg, int64) {
 		r := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpSymAddr, Dst: r, Sym: lv.sym})
 		return r, lv.off
+	case lv.core.relocated():
+		return fl.coreAddr(lv), 0
 	}
 	return lv.base, lv.off
 }

@@ -221,12 +221,38 @@ func BenchmarkCorpus(b *testing.B) {
 		prepareClang(b)
 		if r, n := geomeanRatio(bf.insns, clangFig.insns); n > 0 {
 			b.ReportMetric(r, "insns-ratio")
+			logWorst(b, "instructions", bf.insns, clangFig.insns, 10)
 		}
 		if r, n := geomeanRatio(bf.verified, clangFig.verified); n > 0 {
 			b.ReportMetric(r, "verified-ratio")
 		}
 		b.ReportMetric(float64(bpfccTime)/float64(clangTime), "compile-time-ratio")
 	})
+}
+
+// logWorst logs the n programs with the highest bpfcc/clang ratio, the
+// places to look when a ratio is over its target.
+func logWorst(b *testing.B, what string, num, den map[string]uint64, n int) {
+	type row struct {
+		name  string
+		a, c  uint64
+		ratio float64
+	}
+	var rows []row
+	for k, a := range num {
+		if c := den[k]; c > 0 {
+			rows = append(rows, row{k, a, c, float64(a) / float64(c)})
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].ratio != rows[j].ratio {
+			return rows[i].ratio > rows[j].ratio
+		}
+		return rows[i].name < rows[j].name
+	})
+	for _, r := range rows[:min(n, len(rows))] {
+		b.Logf("%s %s: bpfcc %d, clang %d (%.2f)", what, r.name, r.a, r.c, r.ratio)
+	}
 }
 
 // requireKernelIfRoot lifts the memlock limit when the benchmark can load.

@@ -5,6 +5,9 @@ package obj
 
 import (
 	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
@@ -97,4 +100,105 @@ type Var struct {
 	Size   int
 	Static bool
 	BTF    btf.Type
+}
+
+// CoreReloc is a CO-RE relocation of the instruction that carries it (see
+// WithCore): the loader patches the instruction's immediate with the value
+// of Kind (enum bpf_core_relo_kind) for the access string Access in Type,
+// computed against the running kernel's BTF.
+type CoreReloc struct {
+	Kind   uint32
+	Type   btf.Type
+	Access string
+}
+
+// coreKey is the asm.Metadata key of an instruction's CoreReloc.
+type coreKey struct{}
+
+// WithCore returns ins carrying the CO-RE relocation r.
+func WithCore(ins asm.Instruction, r *CoreReloc) asm.Instruction {
+	ins.Metadata.Set(coreKey{}, r)
+	return ins
+}
+
+// CoreOf returns the CO-RE relocation ins carries, or nil.
+func CoreOf(ins asm.Instruction) *CoreReloc {
+	r, _ := ins.Metadata.Get(coreKey{}).(*CoreReloc)
+	return r
+}
+
+var coreKindNames = [...]string{"byte_off", "byte_sz", "field_exists", "signed", "lshift_u64", "rshift_u64",
+	"local_type_id", "target_type_id", "type_exists", "type_size", "enumval_exists", "enumval_value", "type_matches"}
+
+// String renders r as llvm-objdump does: "byte_off struct s::a.b (0:1:2)".
+func (r *CoreReloc) String() string {
+	kind := fmt.Sprintf("kind(%d)", r.Kind)
+	if int(r.Kind) < len(coreKindNames) {
+		kind = coreKindNames[r.Kind]
+	}
+	return fmt.Sprintf("CO-RE <%s> %s (%s)", kind, corePath(r.Type, r.Access), r.Access)
+}
+
+// corePath names the access: the root type, then members and indices.
+func corePath(t btf.Type, access string) string {
+	var sb strings.Builder
+	sb.WriteString(typeName(t))
+	idx := strings.Split(access, ":")
+	if e, ok := btf.UnderlyingType(t).(*btf.Enum); ok && len(idx) == 1 {
+		if i, err := strconv.Atoi(idx[0]); err == nil && i >= 0 && i < len(e.Values) {
+			sb.WriteString("::" + e.Values[i].Name)
+		}
+		return sb.String()
+	}
+	sep := "::"
+	for _, s := range idx[min(1, len(idx)):] {
+		i, err := strconv.Atoi(s)
+		if err != nil {
+			break
+		}
+		switch u := btf.UnderlyingType(t).(type) {
+		case *btf.Struct, *btf.Union:
+			ms := members(u)
+			if i < 0 || i >= len(ms) {
+				return sb.String()
+			}
+			if ms[i].Name != "" {
+				sb.WriteString(sep + ms[i].Name)
+				sep = "."
+			}
+			t = ms[i].Type
+		case *btf.Array:
+			fmt.Fprintf(&sb, "[%d]", i)
+			t = u.Type
+		default:
+			return sb.String()
+		}
+	}
+	return sb.String()
+}
+
+func typeName(t btf.Type) string {
+	name := t.TypeName()
+	if name == "" {
+		name = "(anon)"
+	}
+	switch t.(type) {
+	case *btf.Struct:
+		return "struct " + name
+	case *btf.Union:
+		return "union " + name
+	case *btf.Enum:
+		return "enum " + name
+	}
+	return name
+}
+
+func members(t btf.Type) []btf.Member {
+	switch u := t.(type) {
+	case *btf.Struct:
+		return u.Members
+	case *btf.Union:
+		return u.Members
+	}
+	return nil
 }

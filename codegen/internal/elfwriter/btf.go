@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"github.com/cilium/ebpf/btf"
+
+	"github.com/bpfcc/bpfcc/codegen/obj"
 )
 
 // btfHeaderLen is the size of struct btf_header.
@@ -68,6 +70,10 @@ func (w *writer) addBTF() error {
 	if err := w.addOutputBTF(b); err != nil {
 		return err
 	}
+	cores, err := w.coreRelocs(b)
+	if err != nil {
+		return err
+	}
 	if b.Empty() {
 		return nil
 	}
@@ -82,8 +88,10 @@ func (w *writer) addBTF() error {
 	}
 
 	var ext []byte
-	if w.o.Debug && len(w.progs) > 0 {
-		ext, err = w.buildExt(funcIDs, strs)
+	// CO-RE relocations live in .BTF.ext, so an object that has some
+	// carries one even without -g.
+	if (w.o.Debug || len(cores) > 0) && len(w.progs) > 0 {
+		ext, err = w.buildExt(funcIDs, cores, strs)
 		if err != nil {
 			return fmt.Errorf(".BTF.ext: %w", err)
 		}
@@ -98,6 +106,46 @@ func (w *writer) addBTF() error {
 		w.file.add(&section{name: ".BTF.ext", typ: elf.SHT_PROGBITS, align: 4, data: ext})
 	}
 	return nil
+}
+
+// coreRec is one CO-RE relocation before its access string is placed.
+type coreRec struct {
+	insnOff uint32 // bytes within the section
+	typeID  btf.TypeID
+	access  string
+	kind    uint32
+}
+
+// coreRelocs adds the root type of every CO-RE relocation to b and returns
+// the relocations by program section. Each root type is copied once (the
+// Builder rewrites what it is given) and deduplicated with the others.
+func (w *writer) coreRelocs(b *btf.Builder) (map[*progSection][]coreRec, error) {
+	out := map[*progSection][]coreRec{}
+	ids := map[btf.Type]btf.TypeID{}
+	for _, ps := range w.progs {
+		for _, fl := range ps.funcs {
+			for i, ins := range fl.fn.Insns {
+				r := obj.CoreOf(ins)
+				if r == nil {
+					continue
+				}
+				if r.Type == nil || r.Access == "" {
+					return nil, invalid("function %s: instruction %d: CO-RE relocation without a type or access string", fl.fn.Name, i)
+				}
+				id, ok := ids[r.Type]
+				if !ok {
+					var err error
+					if id, err = b.Add(btf.Copy(r.Type)); err != nil {
+						return nil, fmt.Errorf("function %s: CO-RE type %s: %w", fl.fn.Name, r.Type.TypeName(), err)
+					}
+					ids[r.Type] = id
+				}
+				off := fl.off + fl.raw[i]*8
+				out[ps] = append(out[ps], coreRec{insnOff: uint32(off), typeID: id, access: r.Access, kind: r.Kind})
+			}
+		}
+	}
+	return out, nil
 }
 
 // addMapsBTF adds DATASEC ".maps" with one VAR per map.

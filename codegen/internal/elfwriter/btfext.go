@@ -17,6 +17,7 @@ const (
 	btfExtHeaderLen = 32
 	funcInfoRecLen  = 8
 	lineInfoRecLen  = 16
+	coreReloRecLen  = 16
 	lineShift       = 10
 	maxLine         = 1<<(32-lineShift) - 1
 	maxCol          = 1<<lineShift - 1
@@ -46,7 +47,10 @@ type extSection struct {
 // but no records. So every function gets a record at its first
 // instruction: when Func.Lines does not start there, the first entry is
 // repeated (or, without Lines, an empty record of line 0 is used).
-func (w *writer) buildExt(funcIDs map[*funcLayout]btf.TypeID, strs *btfStrings) ([]byte, error) {
+//
+// core_relo holds the CO-RE relocations (struct bpf_core_relo) of the
+// sections that have any.
+func (w *writer) buildExt(funcIDs map[*funcLayout]btf.TypeID, cores map[*progSection][]coreRec, strs *btfStrings) ([]byte, error) {
 	var secs []*extSection
 	for _, ps := range w.progs {
 		es := &extSection{name: strs.add(ps.name)}
@@ -66,7 +70,7 @@ func (w *writer) buildExt(funcIDs map[*funcLayout]btf.TypeID, strs *btfStrings) 
 	}
 
 	bo := w.bo
-	var fi, li bytes.Buffer
+	var fi, li, cr bytes.Buffer
 	put := func(b *bytes.Buffer, vs ...uint32) {
 		for _, v := range vs {
 			_ = binary.Write(b, bo, v)
@@ -74,6 +78,19 @@ func (w *writer) buildExt(funcIDs map[*funcLayout]btf.TypeID, strs *btfStrings) 
 	}
 	put(&fi, funcInfoRecLen)
 	put(&li, lineInfoRecLen)
+	if len(cores) > 0 {
+		put(&cr, coreReloRecLen)
+	}
+	for _, ps := range w.progs {
+		recs := cores[ps]
+		if len(recs) == 0 {
+			continue
+		}
+		put(&cr, strs.add(ps.name), uint32(len(recs)))
+		for _, r := range recs {
+			put(&cr, r.insnOff, uint32(r.typeID), strs.add(r.access), r.kind)
+		}
+	}
 	for _, es := range secs {
 		put(&fi, es.name, uint32(len(es.funcs)))
 		for _, f := range es.funcs {
@@ -93,10 +110,11 @@ func (w *writer) buildExt(funcIDs map[*funcLayout]btf.TypeID, strs *btfStrings) 
 		btfExtHeaderLen,
 		0, uint32(fi.Len()), // func_info
 		uint32(fi.Len()), uint32(li.Len()), // line_info
-		uint32(fi.Len()+li.Len()), 0, // core_relo
+		uint32(fi.Len()+li.Len()), uint32(cr.Len()), // core_relo
 	)
 	out.Write(fi.Bytes())
 	out.Write(li.Bytes())
+	out.Write(cr.Bytes())
 	return out.Bytes(), nil
 }
 

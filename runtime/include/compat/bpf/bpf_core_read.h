@@ -3,72 +3,128 @@
  * installed. Written for bpfcc; compatible in use with libbpf's header for
  * what it defines.
  *
- * bpfcc emits no CO-RE relocations yet. The reads here are plain
- * bpf_probe_read_kernel (or _user) calls at the offsets of the types the
- * program was compiled with: correct when those types match the running
- * kernel (a vmlinux.h made from it, or UAPI structs), wrong otherwise, as a
- * non-CO-RE BPF_PROBE_READ would be.
+ * Reads go through __builtin_preserve_access_index, so their field offsets
+ * are CO-RE relocations that the loader (libbpf, cilium/ebpf, bpfcc
+ * --load) adjusts to the running kernel's BTF, as with clang. The queries
+ * (bpf_core_field_exists, bpf_core_type_size, bpf_core_enum_value, ...)
+ * are relocations too, answered by the loader.
  *
  * Defined: bpf_core_read, bpf_core_read_user, bpf_core_read_str,
  * bpf_core_read_user_str, BPF_CORE_READ, BPF_CORE_READ_INTO,
  * BPF_CORE_READ_STR_INTO, BPF_CORE_READ_USER, BPF_CORE_READ_USER_INTO,
- * BPF_CORE_READ_USER_STR_INTO, the BPF_PROBE_READ* equivalents, and
- * bpf_core_field_size, bpf_core_field_offset and bpf_core_type_size, which
- * give the compile-time sizes and offsets the reads use.
- *
- * Not defined, because without relocations no answer would be right on
- * every kernel: bpf_core_field_exists, bpf_core_type_exists,
- * bpf_core_type_matches, bpf_core_enum_value_exists, bpf_core_enum_value,
- * bpf_core_type_id_local, bpf_core_type_id_kernel and the
- * BPF_CORE_READ_BITFIELD macros. Each expands to an undeclared identifier
- * naming the reason, so a program using one fails to compile rather than
- * run with a guess.
+ * BPF_CORE_READ_USER_STR_INTO, the BPF_PROBE_READ* equivalents,
+ * BPF_CORE_READ_BITFIELD, BPF_CORE_READ_BITFIELD_PROBED,
+ * bpf_core_field_exists, bpf_core_field_size, bpf_core_field_offset,
+ * bpf_core_type_exists, bpf_core_type_matches, bpf_core_type_size,
+ * bpf_core_enum_value_exists, bpf_core_enum_value, bpf_core_type_id_local
+ * and bpf_core_type_id_kernel.
  */
 #ifndef __BPF_CORE_READ_H__
 #define __BPF_CORE_READ_H__
 
 #include "bpf_helpers.h"
 
+/* The kinds the __builtin_preserve_*_info builtins take. */
+enum bpf_field_info_kind {
+	BPF_FIELD_BYTE_OFFSET = 0,
+	BPF_FIELD_BYTE_SIZE = 1,
+	BPF_FIELD_EXISTS = 2,
+	BPF_FIELD_SIGNED = 3,
+	BPF_FIELD_LSHIFT_U64 = 4,
+	BPF_FIELD_RSHIFT_U64 = 5,
+};
+enum bpf_type_id_kind {
+	BPF_TYPE_ID_LOCAL = 0,
+	BPF_TYPE_ID_TARGET = 1,
+};
+enum bpf_type_info_kind {
+	BPF_TYPE_EXISTS = 0,
+	BPF_TYPE_SIZE = 1,
+	BPF_TYPE_MATCHES = 2,
+};
+enum bpf_enum_value_kind {
+	BPF_ENUMVAL_EXISTS = 0,
+	BPF_ENUMVAL_VALUE = 1,
+};
+
 /* bpf_core_read(dst, sz, src) copies sz bytes of kernel memory at src. */
 #define bpf_core_read(dst, sz, src)					\
-	bpf_probe_read_kernel(dst, sz, (const void *)(src))
+	bpf_probe_read_kernel(dst, sz, (const void *)__builtin_preserve_access_index(src))
 #define bpf_core_read_user(dst, sz, src)				\
-	bpf_probe_read_user(dst, sz, (const void *)(src))
+	bpf_probe_read_user(dst, sz, (const void *)__builtin_preserve_access_index(src))
 #define bpf_core_read_str(dst, sz, src)					\
-	bpf_probe_read_kernel_str(dst, sz, (const void *)(src))
+	bpf_probe_read_kernel_str(dst, sz, (const void *)__builtin_preserve_access_index(src))
 #define bpf_core_read_user_str(dst, sz, src)				\
-	bpf_probe_read_user_str(dst, sz, (const void *)(src))
+	bpf_probe_read_user_str(dst, sz, (const void *)__builtin_preserve_access_index(src))
 
 /*
- * bpf_core_field_size(s->field) or bpf_core_field_size(type, field);
- * bpf_core_field_offset(type, field) (the one-argument form needs the
- * compiler's field-info builtin and is a compile-time error here);
- * bpf_core_type_size(type).
+ * A field is named as s->field (one argument) or as type, field (two):
+ * ___bpfcc_field_ref turns either into an expression the builtins take.
  */
 #define ___bpfcc_field_ref1(field) (field)
 #define ___bpfcc_field_ref2(type, field) (((typeof(type) *)0)->field)
 #define ___bpfcc_field_ref(...)					\
 	___bpf_apply(___bpfcc_field_ref, ___bpf_narg(__VA_ARGS__))(__VA_ARGS__)
-#define bpf_core_field_size(...)					\
-	((__u32)sizeof(___bpfcc_field_ref(__VA_ARGS__)))
-#define ___bpfcc_field_offset1(field)					\
-	__bpfcc_error_bpf_core_field_offset_needs_type_and_field_arguments
-#define ___bpfcc_field_offset2(type, field)				\
-	((__u32)__builtin_offsetof(typeof(type), field))
-#define bpf_core_field_offset(...)					\
-	___bpf_apply(___bpfcc_field_offset, ___bpf_narg(__VA_ARGS__))(__VA_ARGS__)
-#define bpf_core_type_size(type) ((__u32)sizeof(type))
 
-/* The CO-RE queries this header cannot answer: each use names the reason. */
-#define bpf_core_field_exists(...) __bpfcc_error_bpf_core_field_exists_needs_CO_RE_relocations
-#define bpf_core_type_exists(...) __bpfcc_error_bpf_core_type_exists_needs_CO_RE_relocations
-#define bpf_core_type_matches(...) __bpfcc_error_bpf_core_type_matches_needs_CO_RE_relocations
-#define bpf_core_enum_value_exists(...) __bpfcc_error_bpf_core_enum_value_exists_needs_CO_RE_relocations
-#define bpf_core_enum_value(...) __bpfcc_error_bpf_core_enum_value_needs_CO_RE_relocations
-#define bpf_core_type_id_local(...) __bpfcc_error_bpf_core_type_id_local_needs_CO_RE_relocations
-#define bpf_core_type_id_kernel(...) __bpfcc_error_bpf_core_type_id_kernel_needs_CO_RE_relocations
-#define BPF_CORE_READ_BITFIELD(...) __bpfcc_error_BPF_CORE_READ_BITFIELD_needs_CO_RE_relocations
-#define BPF_CORE_READ_BITFIELD_PROBED(...) __bpfcc_error_BPF_CORE_READ_BITFIELD_PROBED_is_not_supported
+#define bpf_core_field_exists(...)					\
+	__builtin_preserve_field_info(___bpfcc_field_ref(__VA_ARGS__), BPF_FIELD_EXISTS)
+#define bpf_core_field_size(...)					\
+	__builtin_preserve_field_info(___bpfcc_field_ref(__VA_ARGS__), BPF_FIELD_BYTE_SIZE)
+#define bpf_core_field_offset(...)					\
+	__builtin_preserve_field_info(___bpfcc_field_ref(__VA_ARGS__), BPF_FIELD_BYTE_OFFSET)
+#define bpf_core_type_id_local(type)					\
+	__builtin_btf_type_id(*(typeof(type) *)0, BPF_TYPE_ID_LOCAL)
+#define bpf_core_type_id_kernel(type)					\
+	__builtin_btf_type_id(*(typeof(type) *)0, BPF_TYPE_ID_TARGET)
+#define bpf_core_type_exists(type)					\
+	__builtin_preserve_type_info(*(typeof(type) *)0, BPF_TYPE_EXISTS)
+#define bpf_core_type_matches(type)					\
+	__builtin_preserve_type_info(*(typeof(type) *)0, BPF_TYPE_MATCHES)
+#define bpf_core_type_size(type)					\
+	__builtin_preserve_type_info(*(typeof(type) *)0, BPF_TYPE_SIZE)
+#define bpf_core_enum_value_exists(enum_type, enum_value)		\
+	__builtin_preserve_enum_value(*(typeof(enum_type) *)enum_value, BPF_ENUMVAL_EXISTS)
+#define bpf_core_enum_value(enum_type, enum_value)			\
+	__builtin_preserve_enum_value(*(typeof(enum_type) *)enum_value, BPF_ENUMVAL_VALUE)
+
+/*
+ * BPF_CORE_READ_BITFIELD_PROBED(s, field) reads bit-field s->field from
+ * kernel memory. The loader supplies the offset and size of the smallest
+ * load that covers the field on the running kernel and the two shifts that
+ * extract it from that load's value (x86 and BPF are little endian).
+ */
+#define BPF_CORE_READ_BITFIELD_PROBED(s, field) ({			\
+	unsigned long long ___bpfcc_v = 0;				\
+	bpf_probe_read_kernel(&___bpfcc_v,				\
+		__builtin_preserve_field_info((s)->field, BPF_FIELD_BYTE_SIZE), \
+		(const char *)(s) + __builtin_preserve_field_info((s)->field, BPF_FIELD_BYTE_OFFSET)); \
+	___bpfcc_bitfield_extract(s, field, ___bpfcc_v);		\
+})
+
+/* BPF_CORE_READ_BITFIELD(s, field) is the same for directly readable s. */
+#define BPF_CORE_READ_BITFIELD(s, field) ({				\
+	const void *___bpfcc_p = (const char *)(s) +			\
+		__builtin_preserve_field_info((s)->field, BPF_FIELD_BYTE_OFFSET); \
+	unsigned long long ___bpfcc_v;					\
+	switch (__builtin_preserve_field_info((s)->field, BPF_FIELD_BYTE_SIZE)) { \
+	case 1: ___bpfcc_v = *(const unsigned char *)___bpfcc_p; break; \
+	case 2: ___bpfcc_v = *(const unsigned short *)___bpfcc_p; break; \
+	case 4: ___bpfcc_v = *(const unsigned int *)___bpfcc_p; break; \
+	case 8: ___bpfcc_v = *(const unsigned long long *)___bpfcc_p; break; \
+	default: ___bpfcc_v = 0; break;					\
+	}								\
+	___bpfcc_bitfield_extract(s, field, ___bpfcc_v);		\
+})
+
+/* v holds the load's bytes in its low end: shift the field out of it. */
+#define ___bpfcc_bitfield_extract(s, field, v) ({			\
+	unsigned long long ___bpfcc_x =					\
+		(v) << __builtin_preserve_field_info((s)->field, BPF_FIELD_LSHIFT_U64); \
+	__builtin_preserve_field_info((s)->field, BPF_FIELD_SIGNED) ?	\
+		(unsigned long long)((long long)___bpfcc_x >>		\
+			__builtin_preserve_field_info((s)->field, BPF_FIELD_RSHIFT_U64)) : \
+		___bpfcc_x >> __builtin_preserve_field_info((s)->field, BPF_FIELD_RSHIFT_U64); \
+})
 
 /*
  * ___bpfcc_core_readN(fn, lfn, dst, src, f1, ..., fN) reads
@@ -166,7 +222,10 @@
 	___bpfcc_val;							\
 })
 
-/* Without relocations the BPF_PROBE_READ family is the same thing. */
+/*
+ * The BPF_PROBE_READ family reads the same fields; it differs from
+ * libbpf's only in also relocating them.
+ */
 #define BPF_PROBE_READ_INTO BPF_CORE_READ_INTO
 #define BPF_PROBE_READ_USER_INTO BPF_CORE_READ_USER_INTO
 #define BPF_PROBE_READ_STR_INTO BPF_CORE_READ_STR_INTO
