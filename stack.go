@@ -36,7 +36,11 @@ func checkCallChainStack(o *obj.Object, m *ir.Module) error {
 		seen[name] = true
 		best, bestPath := 0, []string(nil)
 		for _, ins := range f.Insns {
-			if ins.OpCode.JumpOp() == asm.Call && ins.Src == asm.PseudoCall {
+			// A callback (ld_imm64 of a function) runs in a frame of its
+			// own on top of the caller's, as a call does.
+			call := ins.OpCode.JumpOp() == asm.Call && ins.Src == asm.PseudoCall
+			callback := ins.OpCode.IsDWordLoad() && ins.Src == asm.PseudoFunc
+			if call || callback {
 				callee := ins.Reference()
 				if d := depth(callee, seen); d > best {
 					best, bestPath = d, path[callee]

@@ -11,11 +11,18 @@ const MaxStack = 512
 
 // layoutSlots places f's stack objects below the frame pointer, in order,
 // each at a multiple of its alignment (at least 8 for objects of 8 bytes or
-// more). It returns each slot's offset from R10 (negative) and the bytes
-// used, rounded up to 8 so that spill slots below stay aligned.
+// more), below the objects placed before it that can be alive at the same
+// time (see ir.Scope.Disjoint). It returns each
+// slot's offset from R10 (negative) and the bytes used, rounded up to 8 so
+// that spill slots below stay aligned.
 func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
+	type placed struct {
+		s      *ir.Slot
+		lo, hi int // depth below the frame pointer: bytes [fp-hi, fp-lo)
+	}
+	var done []placed
 	offs := map[*ir.Slot]int{}
-	cur := 0
+	frame := 0
 	for _, s := range f.Slots {
 		if s == nil {
 			continue
@@ -24,10 +31,24 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 		if s.Size >= 8 {
 			align = max(align, 8)
 		}
-		cur = alignUp(cur+max(s.Size, 0), align)
-		offs[s] = -cur
+		size := max(s.Size, 0)
+		// Below every object placed so far that may be alive at the same
+		// time; objects of disjoint C blocks share memory, as clang's stack
+		// colouring lets them. (Holes are not filled: a small object
+		// beside another in one 8-byte word would make the verifier forget
+		// a spilled value there.)
+		base := 0
+		for _, p := range done {
+			if !s.Scope.Disjoint(p.s.Scope) {
+				base = max(base, p.hi)
+			}
+		}
+		hi := alignUp(base+size, align)
+		done = append(done, placed{s, hi - size, hi})
+		offs[s] = -hi
+		frame = max(frame, hi)
 	}
-	return offs, alignUp(cur, 8)
+	return offs, alignUp(frame, 8)
 }
 
 func alignUp(n, a int) int {

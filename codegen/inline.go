@@ -106,7 +106,7 @@ func dropUnused(m *ir.Module) {
 		for _, f := range m.Funcs {
 			for _, b := range f.Blocks {
 				for _, in := range b.Instrs {
-					if in.Sym != "" && (in.Op == ir.OpCallFunc || in.Op == ir.OpSymAddr) {
+					if in.Sym != "" && (in.Op == ir.OpCallFunc || in.Op == ir.OpSymAddr || in.Op == ir.OpFuncAddr) {
 						refs[in.Sym] = true
 					}
 				}

@@ -218,6 +218,10 @@ func (s *selector) instr(in *ir.Instr) {
 	case ir.OpMapPtr:
 		ins := asm.LoadMapPtr(0, 0).WithReference(in.Sym)
 		s.emit(minst{ins: ins, dst: dst, src: noReg, flags: fDstDef})
+	case ir.OpFuncAddr:
+		ins := asm.LoadImm(0, 0, asm.DWord)
+		ins.Src = asm.PseudoFunc
+		s.emit(minst{ins: ins.WithReference(in.Sym), dst: dst, src: noReg, flags: fDstDef})
 	case ir.OpCore:
 		s.emit(minst{ins: coreInsn(in), dst: dst, src: noReg, flags: fDstDef})
 	case ir.OpCall, ir.OpCallFunc:

@@ -259,3 +259,33 @@ func TestFrameLayout(t *testing.T) {
 		t.Fatalf("offsets a=%d b=%d c=%d size=%d", offs[a], offs[b], offs[c], size)
 	}
 }
+
+// Objects of disjoint C blocks share memory; an enclosing block's object
+// and objects of other functions' scopes do not.
+func TestFrameLayoutScopes(t *testing.T) {
+	f := &ir.Func{}
+	body := &ir.Scope{}
+	left, right := &ir.Scope{Parent: body}, &ir.Scope{Parent: body}
+	inner := &ir.Scope{Parent: right}
+	slot := func(name string, size int, sc *ir.Scope) *ir.Slot {
+		s := f.NewSlot(name, size, 8)
+		s.Scope = sc
+		return s
+	}
+	outer := slot("outer", 8, body)
+	l := slot("l", 200, left)
+	r := slot("r", 100, right)
+	in := slot("in", 16, inner)
+	other := slot("other", 8, &ir.Scope{}) // an inlined callee's block
+	whole := slot("whole", 8, nil)
+	offs, size := layoutSlots(f)
+	want := map[*ir.Slot]int{outer: -8, l: -208, r: -112, in: -128, other: -216, whole: -224}
+	for s, o := range want {
+		if offs[s] != o {
+			t.Errorf("%s at %d, want %d", s.Name, offs[s], o)
+		}
+	}
+	if size != 224 {
+		t.Errorf("frame %d bytes, want 224", size)
+	}
+}

@@ -185,7 +185,7 @@ func (c *checker) instr(b *Block, j int, in *Instr) {
 		} else if !c.slots[in.Slot] {
 			c.errorf("%s: slot s%d does not belong to the function", where, in.Slot.ID)
 		}
-	case OpSymAddr, OpMapPtr:
+	case OpSymAddr, OpMapPtr, OpFuncAddr:
 		needDst()
 		if in.Sym == "" {
 			c.errorf("%s: missing symbol", where)

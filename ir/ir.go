@@ -60,6 +60,7 @@ const (
 	OpFrameAddr // Dst = address of Slot + Off (a stack object)
 	OpSymAddr   // Dst = address of global Sym + Off (ld_imm64 with a relocation)
 	OpMapPtr    // Dst = pointer to map Sym (ld_imm64 pseudo map fd)
+	OpFuncAddr  // Dst = address of function Sym (ld_imm64 BPF_PSEUDO_FUNC: a callback)
 
 	// Calls. Args are at most 5 operands.
 	OpCall     // Dst = helper #Imm (Args...); Dst may be 0
@@ -190,7 +191,7 @@ type Instr struct {
 	// non-nil Slot means the address is Slot + Off and A is unused (codegen
 	// folds frame addresses into R10-relative accesses this way).
 	Slot *Slot
-	Sym  string     // OpSymAddr, OpMapPtr, OpCallFunc
+	Sym  string     // OpSymAddr, OpMapPtr, OpFuncAddr, OpCallFunc
 	Imm  int64      // OpCall: helper id; OpCore: the local value
 	Core *CoreReloc // OpCore
 	Args []Operand
@@ -245,6 +246,38 @@ type Slot struct {
 	// Volatile marks an object declared volatile: codegen must keep every
 	// load and store of it as written (no forwarding, no dead-store removal).
 	Volatile bool
+	// Scope is the C block the object lives in; nil means the whole
+	// function. Objects of disjoint blocks may share memory.
+	Scope *Scope
+}
+
+// Scope is a C block (compound statement) of a function: its objects
+// exist only while the block executes.
+type Scope struct {
+	Parent *Scope
+}
+
+// Disjoint reports whether no execution has objects of both a and b alive:
+// the blocks are in the same function and neither encloses the other.
+func (a *Scope) Disjoint(b *Scope) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	root := func(s *Scope) *Scope {
+		for s.Parent != nil {
+			s = s.Parent
+		}
+		return s
+	}
+	encloses := func(outer, inner *Scope) bool {
+		for s := inner; s != nil; s = s.Parent {
+			if s == outer {
+				return true
+			}
+		}
+		return false
+	}
+	return root(a) == root(b) && !encloses(a, b) && !encloses(b, a)
 }
 
 // Func is one C function: a BPF program (Section != "") or a subprogram.

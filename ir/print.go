@@ -77,7 +77,7 @@ func btfName(t btf.Type) string {
 // String names an operation.
 func (o Op) String() string {
 	names := [...]string{"invalid", "mov", "alu", "neg", "ext", "bswap", "load", "store", "atomic",
-		"frame", "sym", "map", "call", "callfunc", "goto", "if", "ret", "core"}
+		"frame", "sym", "map", "funcaddr", "call", "callfunc", "goto", "if", "ret", "core"}
 	if int(o) < len(names) {
 		return names[o]
 	}
@@ -295,6 +295,8 @@ func (in *Instr) String() string {
 		return fmt.Sprintf("%ssym %s", dst, symOff(in.Sym, in.Off))
 	case OpMapPtr:
 		return fmt.Sprintf("%smap %s", dst, in.Sym)
+	case OpFuncAddr:
+		return fmt.Sprintf("%sfuncaddr %s", dst, in.Sym)
 	case OpCall:
 		return fmt.Sprintf("%scall %d(%s)", dst, in.Imm, argList(in.Args))
 	case OpCallFunc:

@@ -259,3 +259,24 @@ func (fl *fnLowerer) noteReserve(target cc.Type, e cc.ExpressionNode) {
 		fl.setOutput(args[0], elemType(target))
 	}
 }
+
+// funcAddr is the address of function d, for helpers that take a callback
+// (bpf_loop, bpf_for_each_map_elem, bpf_timer_set_callback, ...): an
+// ld_imm64 BPF_PSEUDO_FUNC of a subprogram defined in this file. The
+// callback counts as a call of d (recursion, call-chain stack).
+func (fl *fnLowerer) funcAddr(n cc.Node, d *cc.Declarator, t cc.Type) value {
+	fi := fl.l.funcs[d.Name()]
+	if fi == nil {
+		fl.l.errorf(n, "function %q is not defined in this file: a callback must be a function of the program", d.Name())
+		return value{op: ir.Imm(0), t: t}
+	}
+	if fi.f.Section != "" && fi.f.Section != ".text" {
+		fl.l.errorf(n, "BPF program %q (section %q) cannot be used as a callback", fi.name, fi.f.Section)
+	}
+	if _, ok := fl.fi.calls[fi.name]; !ok {
+		fl.fi.calls[fi.name] = n.Position()
+	}
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpFuncAddr, Dst: r, Sym: fi.name})
+	return value{op: ir.R(r), t: t}
+}

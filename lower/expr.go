@@ -339,8 +339,7 @@ func (fl *fnLowerer) addrOf(e cc.ExpressionNode, t cc.Type) value {
 				return value{op: ir.Imm(0), t: t}
 			}
 			if d.Type().Kind() == cc.Function {
-				fl.l.errorf(e, "taking the address of function %q is not supported yet (callbacks need BPF_PSEUDO_FUNC)", d.Name())
-				return value{op: ir.Imm(0), t: t}
+				return fl.funcAddr(e, d, t)
 			}
 		}
 	}

@@ -33,6 +33,8 @@ type fnLowerer struct {
 	// types and enumOps memoise typeOf (see enumtypes.go).
 	types   map[cc.ExpressionNode]cc.Type
 	enumOps map[cc.ExpressionNode]bool
+	// scope is the C block being lowered; its objects' slots get it.
+	scope *ir.Scope
 	// preserve counts the __builtin_preserve_access_index calls being
 	// lowered: inside one, every member access is a CO-RE access.
 	preserve int
@@ -190,7 +192,10 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		}
 		// Objects of 8 bytes or more get 8-byte alignment so that copies
 		// and initialisation use double-word accesses, as clang does.
-		al := align(t)
+		al := max(align(t), d.Alignas())
+		if a := d.Type().Attributes(); a != nil {
+			al = max(al, int(a.Aligned()))
+		}
 		if size >= 8 {
 			al = max(al, 8)
 		} else if isAggregate(t) {
@@ -204,11 +209,18 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 			// another object's bytes in that slot are written.
 			size, al = 8, 8
 		}
-		lv.slot = fl.f.NewSlot(d.Name(), int(size), al)
+		lv.slot = fl.newSlot(d.Name(), int(size), al)
 		lv.slot.Volatile = d.IsVolatile()
 	}
 	fl.vars[d] = lv
 	return lv
+}
+
+// newSlot allocates a stack object of the current C block.
+func (fl *fnLowerer) newSlot(name string, size, align int) *ir.Slot {
+	s := fl.f.NewSlot(name, size, align)
+	s.Scope = fl.scope
+	return s
 }
 
 // emit appends an instruction to the current block.

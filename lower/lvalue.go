@@ -87,7 +87,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 		return lvalue{t: t, base: fl.toReg(v)}
 	}
 	fl.l.errorf(e, "expression is not assignable")
-	s := fl.f.NewSlot("tmp", scalarSize(t), scalarSize(t))
+	s := fl.newSlot("tmp", scalarSize(t), scalarSize(t))
 	return lvalue{t: t, slot: s}
 }
 
@@ -117,6 +117,11 @@ func (fl *fnLowerer) identLvalue(x *cc.PrimaryExpression) lvalue {
 		if _, ok := fl.l.helpers[d]; ok {
 			fl.l.errorf(x, "BPF helper %q can only be called", d.Name())
 			return fl.dummy(t)
+		}
+		if d.Type().Kind() == cc.Function {
+			// A function designator as a value: its address (a callback).
+			v := fl.funcAddr(x, d, d.Type().Pointer())
+			return lvalue{t: t, reg: &local{reg: fl.toReg(v), typ: v.t}}
 		}
 		if d.IsExtern() {
 			fl.l.errorf(x, "extern variable %q is not defined in this file; BPF objects cannot reference external data", d.Name())
@@ -229,7 +234,7 @@ func (fl *fnLowerer) compoundLiteral(x *cc.PostfixExpression) lvalue {
 	if size == 0 {
 		size = 1
 	}
-	lv := &local{typ: t, slot: fl.f.NewSlot("complit", int(size), align(t))}
+	lv := &local{typ: t, slot: fl.newSlot("complit", int(size), align(t))}
 	fl.initLocalList(lv, x.InitializerList)
 	return lvalue{t: t, slot: lv.slot}
 }

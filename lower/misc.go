@@ -50,6 +50,8 @@ var gplOnly = map[string]bool{
 
 // knownSection reports whether libbpf derives a program type from sec.
 func knownSection(sec string) bool {
+	// A leading '?' asks libbpf not to load the program by default.
+	sec = strings.TrimPrefix(sec, "?")
 	exact := []string{"socket", "sk_reuseport", "kprobe", "kretprobe", "uprobe", "uretprobe", "uprobe.s", "uretprobe.s",
 		"tc", "classifier", "action", "tcx/ingress", "tcx/egress", "netkit/primary", "netkit/peer", "xdp", "xdp.frags",
 		"perf_event", "cgroup_skb/ingress", "cgroup_skb/egress", "cgroup/skb", "cgroup/sock", "cgroup/sock_create",

@@ -13,6 +13,7 @@ func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
 	if cs == nil {
 		return
 	}
+	defer fl.enterScope()()
 	for list := cs.BlockItemList; list != nil; list = list.BlockItemList {
 		bi := list.BlockItem
 		if bi == nil {
@@ -29,6 +30,14 @@ func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
 			// __label__ declarations: nothing to do.
 		}
 	}
+}
+
+// enterScope opens a C block for the objects declared from now on and
+// returns the function that closes it.
+func (fl *fnLowerer) enterScope() func() {
+	outer := fl.scope
+	fl.scope = &ir.Scope{Parent: outer}
+	return func() { fl.scope = outer }
 }
 
 func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
@@ -284,7 +293,9 @@ func (fl *fnLowerer) iteration(is *cc.IterationStatement) {
 		fl.cond(is.ExpressionList, body, brk)
 	case cc.IterationStatementFor, cc.IterationStatementForDecl:
 		// for (init; cond; post): with a declaration, cc's ExpressionList
-		// is the condition and ExpressionList2 the post expression.
+		// is the condition and ExpressionList2 the post expression. The
+		// declaration has a block of its own around the loop.
+		defer fl.enterScope()()
 		cond, post := is.ExpressionList2, is.ExpressionList3
 		if is.Case == cc.IterationStatementForDecl {
 			fl.localDecl(is.Declaration)

@@ -9,15 +9,18 @@
 //	compat/bpf/bpf_helpers.h      SEC, map macros, bpf_printk, __always_inline, ...
 //	compat/bpf/bpf_endian.h       bpf_htons and friends
 //	compat/bpf/bpf_tracing.h      PT_REGS_*, BPF_KPROBE and friends (x86-64)
-//	compat/bpf/bpf_core_read.h    BPF_CORE_READ as probe reads (no CO-RE relocations)
+//	compat/bpf/bpf_core_read.h    BPF_CORE_READ and the CO-RE queries (relocated)
 //	own/bpfcc.h                   bpfcc's convenience header
+//	own/std*.h, own/iso646.h      the freestanding headers a compiler provides
+//	                              (stddef, stdbool, stdarg, stdalign, stdnoreturn)
 //
 // # Search order
 //
 // The frontend resolves #include <...> through, in order:
 //
 //  1. the -I directories;
-//  2. [OwnDir], so <bpfcc.h> is always the embedded one;
+//  2. [OwnDir], so <bpfcc.h> is always the embedded one, and the
+//     freestanding headers come first as clang's resource directory does;
 //  3. the system directories [SystemDirs]: /usr/local/include,
 //     /usr/include/x86_64-linux-gnu, /usr/include;
 //  4. [CompatDir], the embedded bpf/ headers, as a fallback: where libbpf's
