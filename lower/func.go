@@ -110,8 +110,10 @@ func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
 		site := &h.Sites[i]
 		f := &ir.Func{Name: site.Name, Section: site.Section, Returns: fi.f.Returns, Pos: fi.f.Pos}
 		sfi := &funcInfo{name: fi.name, def: fi.def, decl: fi.decl, f: f, calls: fi.calls}
+		ndiag := len(l.diags)
 		l.lowerFunc(sfi, site)
 		if site.Sleepable && !l.sleepableOK(f) {
+			l.diags = l.diags[:ndiag] // lowered again: report once
 			// A map type sleepable programs cannot use: read tracee memory
 			// with bpf_probe_read_user from a normal uprobe instead.
 			site.Sleepable = false
@@ -123,13 +125,8 @@ func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
 		f.BTF.Name = site.Name
 		// The entry-value helper comes first: it must be attached before
 		// the probe that reads what it saves.
-		if site.EntrySection != "" {
-			for _, bd := range site.Bindings {
-				if bd != nil && bd.Entry != nil {
-					fi.sites = append(fi.sites, l.entryProgram(site.Name+"__entry", site.EntrySection, bd.Entry))
-					break
-				}
-			}
+		if ef := l.entryHelper(site); ef != nil {
+			fi.sites = append(fi.sites, ef)
 		}
 		fi.sites = append(fi.sites, f)
 	}

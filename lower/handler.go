@@ -69,14 +69,54 @@ func Inspect(u *frontend.Unit) *Shape {
 	return sh
 }
 
-// entryMapName is the hash map where entry-value helpers save registers.
+// entryMapName is the LRU hash map where the entry-value helper saves the
+// registers, keyed by (pid_tgid, CFA at entry).
+//
+// Records are not deleted at function return (that would take a uretprobe,
+// which rewrites the traced stack's return address). They cannot be reused
+// wrongly: the map is created with the programs, the entry helper is
+// attached before the line probes that read it, and it overwrites the
+// record of (thread, CFA) at every call, so a record a line probe finds is
+// that of its own frame. A call entered before the helper was attached (-p
+// PID on a running process), or one whose record the LRU evicted, has no
+// record: the line probe then counts a read error instead of making up a
+// value.
 const entryMapName = "__bpfcc_entry_regs"
 
-// errMapName counts failed tracee reads per program (index = site number).
+// entryMapSize bounds the saved records (frames of traced functions).
+const entryMapSize = 10240
+
+// errMapName counts failed reads of traced variables: an array of one
+// element whose value is a struct with one 64-bit counter per (program,
+// bound parameter), named PROGRAM__PARAM, so the runtime can say which
+// handler and variable failed.
 const errMapName = "__bpfcc_read_errors"
 
-// entryRegs is how many DWARF registers (0..16) an entry record holds.
+// entryRegs is how many DWARF registers (0..16) an entry record holds. The
+// entry helper saves all of them, so the one record per (thread, CFA) serves
+// every handler at that function, whatever registers each needs.
 const entryRegs = 17
+
+// boundState is what the bound handlers of a module share.
+type boundState struct {
+	// errVal is the value type of the read-error map (nil until some read
+	// can fail); counters maps a counter's name to its byte offset there.
+	errVal   *btf.Struct
+	counters map[string]int
+	entryMap bool
+	// entryProgs holds the one entry helper per entry section.
+	entryProgs map[string]*ir.Func
+}
+
+// binder fetches the value of one bound parameter.
+type binder struct {
+	fl   *fnLowerer
+	ctx  ir.Reg
+	bd   *dwarfvars.Binding
+	site *HandlerSite
+	// counter names this parameter's read-error counter.
+	counter string
+}
 
 // bindParams emits the prologue that fetches each bound parameter and
 // stores it into the parameter's local.
@@ -93,7 +133,8 @@ func (fl *fnLowerer) bindParams(ctx ir.Reg, params []*cc.Parameter, site *Handle
 			continue
 		}
 		first, start := fl.b, len(fl.b.Instrs)
-		raw := fl.fetchBinding(ctx, bd, site)
+		bn := &binder{fl: fl, ctx: ctx, bd: bd, site: site, counter: site.Name + "__" + d.Name()}
+		raw := bn.fetchBinding()
 		v := fl.convertBound(p, bd, raw)
 		lv := fl.declareLocal(d, pt)
 		fl.storeVar(lv, v)
@@ -121,7 +162,7 @@ func (fl *fnLowerer) convertBound(p *cc.Parameter, bd *dwarfvars.Binding, raw ir
 	if t != nil {
 		size, signed = t.Size, t.Signed
 		if t.Float {
-			fl.l.errorf(p, "%s is floating point; BPF cannot convert it", bd.Expr.Text)
+			fl.l.errorf(p, "handler %q, probe %s, parameter %q: %s is floating point (%s); BPF cannot convert it", fl.fi.name, bd.Site, p.Name(), bd.Expr.Text, t.Spelling)
 		}
 	}
 	src := fl.l.u.AST.ULong
@@ -139,15 +180,14 @@ func (fl *fnLowerer) convertBound(p *cc.Parameter, bd *dwarfvars.Binding, raw ir
 	return fl.convert(v, pt)
 }
 
-// fetchBinding evaluates a binding's location into a register.
-func (fl *fnLowerer) fetchBinding(ctx ir.Reg, bd *dwarfvars.Binding, site *HandlerSite) ir.Reg {
-	loc := bd.Loc
+// fetchBinding evaluates the binding's location into a register.
+func (bn *binder) fetchBinding() ir.Reg {
+	fl, loc := bn.fl, bn.bd.Loc
 	switch loc.Kind {
 	case dwarfvars.LocValue:
-		return fl.fetch(ctx, loc.Fetch, bd, site)
+		return bn.fetch(loc.Fetch)
 	case dwarfvars.LocMemory:
-		addr := fl.fetch(ctx, loc.Fetch, bd, site)
-		return fl.readTracee(addr, min(loc.Size, 8), site)
+		return bn.readTracee(bn.fetch(loc.Fetch), min(loc.Size, 8))
 	case dwarfvars.LocPieces:
 		acc := fl.toReg(value{op: ir.Imm(0)})
 		for _, pc := range loc.Pieces {
@@ -157,9 +197,9 @@ func (fl *fnLowerer) fetchBinding(ctx ir.Reg, bd *dwarfvars.Binding, site *Handl
 			var part ir.Reg
 			switch pc.Loc.Kind {
 			case dwarfvars.LocValue:
-				part = fl.fetch(ctx, pc.Loc.Fetch, bd, site)
+				part = bn.fetch(pc.Loc.Fetch)
 			case dwarfvars.LocMemory:
-				part = fl.readTracee(fl.fetch(ctx, pc.Loc.Fetch, bd, site), min(pc.Size, 8), site)
+				part = bn.readTracee(bn.fetch(pc.Loc.Fetch), min(pc.Size, 8))
 			default:
 				continue
 			}
@@ -179,7 +219,7 @@ func (fl *fnLowerer) fetchBinding(ctx ir.Reg, bd *dwarfvars.Binding, site *Handl
 		}
 		return acc
 	}
-	fl.l.errorf(posNode{}, "handler %q: %s is optimized out at %s", fl.fi.name, bd.Expr.Text, bd.Site)
+	fl.l.errorf(posNode{}, "handler %q: %s is optimized out at %s", fl.fi.name, bn.bd.Expr.Text, bn.bd.Site)
 	return fl.toReg(value{op: ir.Imm(0)})
 }
 
@@ -195,7 +235,8 @@ var fetchCond = map[dwarfvars.Op]ir.Cond{
 }
 
 // fetch lowers a dwarfvars.Fetch: its start value, then each step.
-func (fl *fnLowerer) fetch(ctx ir.Reg, f *dwarfvars.Fetch, bd *dwarfvars.Binding, site *HandlerSite) ir.Reg {
+func (bn *binder) fetch(f *dwarfvars.Fetch) ir.Reg {
+	fl, ctx := bn.fl, bn.ctx
 	if f == nil {
 		return fl.toReg(value{op: ir.Imm(0)})
 	}
@@ -210,19 +251,19 @@ func (fl *fnLowerer) fetch(ctx ir.Reg, f *dwarfvars.Fetch, bd *dwarfvars.Binding
 	case dwarfvars.SrcCFA:
 		v = fl.addConst(fl.ctxLoad(ctx, f.Start.RegsOff), f.Start.Offset)
 	case dwarfvars.SrcEntryValue:
-		v = fl.entryValue(ctx, f.Start.Reg, bd)
+		v = bn.entryValue(f.Start.Reg)
 	}
 	for _, s := range f.Steps {
 		var rhs ir.Operand = ir.Imm(s.Imm)
 		if s.Arg != nil {
-			rhs = ir.R(fl.fetch(ctx, s.Arg, bd, site))
+			rhs = ir.R(bn.fetch(s.Arg))
 		} else if s.Imm < -1<<31 || s.Imm > 1<<31-1 {
 			rhs = ir.R(fl.toReg(value{op: ir.Imm(s.Imm)}))
 		}
 		r := fl.tmp()
 		switch {
 		case s.Op == dwarfvars.OpDeref:
-			r = fl.readTracee(v, s.Size, site)
+			r = bn.readTracee(v, s.Size)
 		case s.Op == dwarfvars.OpNeg:
 			fl.emit(&ir.Instr{Op: ir.OpNeg, Dst: r, A: ir.R(v)})
 		case s.Op == dwarfvars.OpNot:
@@ -262,35 +303,51 @@ func (fl *fnLowerer) addConst(r ir.Reg, c int64) ir.Reg {
 	return d
 }
 
+// sharedSlot returns the function's stack object called name, creating it
+// the first time. The fetch code uses its objects only between a helper
+// call and the load right after it, so every fetch can share them.
+func (fl *fnLowerer) sharedSlot(name string, size, align int) *ir.Slot {
+	for _, s := range fl.f.Slots {
+		if s.Name == name {
+			return s
+		}
+	}
+	return fl.f.NewSlot(name, size, align)
+}
+
 // readTracee reads size bytes of tracee memory at addr into a zeroed stack
-// slot and loads them. A failed read increments this program's counter in
+// slot and loads them. A failed read increments the parameter's counter in
 // the read-error map, so the runtime can report it instead of a silent 0.
-func (fl *fnLowerer) readTracee(addr ir.Reg, size int, site *HandlerSite) ir.Reg {
-	slot := fl.f.NewSlot("tracee", 8, 8)
+func (bn *binder) readTracee(addr ir.Reg, size int) ir.Reg {
+	fl := bn.fl
+	slot := fl.sharedSlot("__bpfcc_tracee", 8, 8)
 	fa := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: fa, Slot: slot})
 	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(fa), B: ir.Imm(0), Size: 8, Space: ir.SpaceStack})
 	helper := int64(asm.FnProbeReadUser)
 	name := "bpf_probe_read_user"
-	if site.Sleepable {
+	if bn.site.Sleepable {
 		helper, name = int64(asm.FnCopyFromUser), "bpf_copy_from_user"
 	}
 	rc := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: rc, Imm: helper, Args: []ir.Operand{ir.R(fa), ir.Imm(int64(size)), ir.R(addr)}, Note: name})
-	fl.countReadError(rc)
+	bad, ok := fl.f.NewBlock(), fl.f.NewBlock()
+	fl.branch(ir.Slt, ir.R(rc), ir.Imm(0), false, bad, ok)
+	fl.b = bad
+	bn.countError()
+	fl.jump(ok)
+	fl.b = ok
 	r := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(fa), Size: size, Space: ir.SpaceStack})
 	fl.setFact(r, fact{zext: size * 8})
 	return r
 }
 
-// countReadError emits: if (rc < 0) counters[0]++.
-func (fl *fnLowerer) countReadError(rc ir.Reg) {
-	fl.l.needErrMap()
-	bad, ok := fl.f.NewBlock(), fl.f.NewBlock()
-	fl.branch(ir.Slt, ir.R(rc), ir.Imm(0), false, bad, ok)
-	fl.b = bad
-	key := fl.f.NewSlot("errkey", 4, 4)
+// countError emits, in the current block: counters[0].PARAM++.
+func (bn *binder) countError() {
+	fl := bn.fl
+	off := fl.l.errCounter(bn.counter)
+	key := fl.sharedSlot("__bpfcc_errkey", 4, 4)
 	ka := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
 	zero := fl.toReg(value{op: ir.Imm(0)})
@@ -299,24 +356,26 @@ func (fl *fnLowerer) countReadError(rc ir.Reg) {
 	fl.emit(&ir.Instr{Op: ir.OpMapPtr, Dst: m, Sym: errMapName})
 	val := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: val, Imm: int64(asm.FnMapLookupElem), Args: []ir.Operand{ir.R(m), ir.R(ka)}, Note: "bpf_map_lookup_elem"})
-	inc, done := fl.f.NewBlock(), ok
+	inc, done := fl.f.NewBlock(), fl.f.NewBlock()
 	fl.branch(ir.Eq, ir.R(val), ir.Imm(0), false, done, inc)
 	fl.b = inc
 	one := fl.toReg(value{op: ir.Imm(1)})
-	fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicAdd, A: ir.R(val), B: ir.R(one), Size: 8})
+	fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicAdd, A: ir.R(val), B: ir.R(one), Off: int64(off), Size: 8})
 	fl.jump(done)
-	fl.b = ok
+	fl.b = done
 }
 
-// entryValue looks up the register value saved at function entry.
-func (fl *fnLowerer) entryValue(ctx ir.Reg, dwarfReg int, bd *dwarfvars.Binding) ir.Reg {
-	fl.l.needEntryMap()
+// entryValue looks up the register value saved at function entry. No
+// record (the call began before the helper was attached) is a read error.
+func (bn *binder) entryValue(dwarfReg int) ir.Reg {
+	fl, bd, ctx := bn.fl, bn.bd, bn.ctx
 	e := bd.Entry
 	if e == nil || dwarfReg < 0 || dwarfReg >= entryRegs {
 		fl.l.errorf(posNode{}, "%s needs the entry value of DWARF register %d, which bpfcc cannot save", bd.Expr.Text, dwarfReg)
 		return fl.toReg(value{op: ir.Imm(0)})
 	}
-	key := fl.f.NewSlot("entrykey", 16, 8)
+	fl.l.needEntryMap()
+	key := fl.sharedSlot("__bpfcc_entrykey", 16, 8)
 	ka := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
 	tid := fl.tmp()
@@ -330,32 +389,46 @@ func (fl *fnLowerer) entryValue(ctx ir.Reg, dwarfReg int, bd *dwarfvars.Binding)
 	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: val, Imm: int64(asm.FnMapLookupElem), Args: []ir.Operand{ir.R(m), ir.R(ka)}, Note: "bpf_map_lookup_elem"})
 	r := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpMov, Dst: r, A: ir.Imm(0)})
-	have, join := fl.f.NewBlock(), fl.f.NewBlock()
-	fl.branch(ir.Ne, ir.R(val), ir.Imm(0), false, have, join)
+	have, missing, join := fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock()
+	fl.branch(ir.Ne, ir.R(val), ir.Imm(0), false, have, missing)
 	fl.b = have
 	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(val), Off: int64(8 * dwarfReg), Size: 8, Space: ir.SpaceMapValue})
+	fl.jump(join)
+	fl.b = missing
+	bn.countError()
 	fl.jump(join)
 	fl.b = join
 	return r
 }
 
-func (l *lowerer) needErrMap() {
-	if l.hasErrMap {
-		return
+// errCounter returns the byte offset of the read-error counter name,
+// adding it to the map's value type the first time.
+func (l *lowerer) errCounter(name string) int {
+	bs := &l.bound
+	if bs.errVal == nil {
+		bs.errVal = &btf.Struct{Name: "__bpfcc_read_errors"}
+		bs.counters = map[string]int{}
+		l.m.Maps = append(l.m.Maps, &ir.Map{Name: errMapName, BTF: l.mapStruct(2 /* BPF_MAP_TYPE_ARRAY */, 4, 0, 1, l.btf.intType("unsigned int", 4, btf.Unsigned), bs.errVal)})
 	}
-	l.hasErrMap = true
-	l.m.Maps = append(l.m.Maps, &ir.Map{Name: errMapName, BTF: l.mapStruct(2 /* BPF_MAP_TYPE_ARRAY */, 4, 8, 1, l.btf.intType("unsigned int", 4, btf.Unsigned), l.btf.intType("unsigned long", 8, btf.Unsigned))})
+	if off, ok := bs.counters[name]; ok {
+		return off
+	}
+	off := int(bs.errVal.Size)
+	bs.counters[name] = off
+	bs.errVal.Members = append(bs.errVal.Members, btf.Member{Name: name, Type: l.btf.intType("unsigned long", 8, btf.Unsigned), Offset: btf.Bits(8 * off)})
+	bs.errVal.Size += 8
+	return off
 }
 
 func (l *lowerer) needEntryMap() {
-	if l.hasEntryMap {
+	if l.bound.entryMap {
 		return
 	}
-	l.hasEntryMap = true
+	l.bound.entryMap = true
 	u64 := l.btf.intType("unsigned long", 8, btf.Unsigned)
 	key := &btf.Struct{Name: "bpfcc_entry_key", Size: 16, Members: []btf.Member{{Name: "tid", Type: u64}, {Name: "cfa", Type: u64, Offset: 64}}}
 	val := &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: u64, Nelems: entryRegs}
-	l.m.Maps = append(l.m.Maps, &ir.Map{Name: entryMapName, BTF: l.mapStruct(1 /* BPF_MAP_TYPE_HASH */, 16, 8*entryRegs, 10240, key, val)})
+	l.m.Maps = append(l.m.Maps, &ir.Map{Name: entryMapName, BTF: l.mapStruct(9 /* BPF_MAP_TYPE_LRU_HASH */, 16, 8*entryRegs, entryMapSize, key, val)})
 }
 
 // mapStruct builds a BTF-defined map's anonymous struct.
@@ -371,8 +444,37 @@ func (l *lowerer) mapStruct(typ, keySize, valSize, maxEntries uint32, key, val b
 	}}
 }
 
-// entryProgram builds the helper that saves the registers a site needs at
-// the function's entry, keyed by thread and the entry CFA.
+// entryHelper returns the entry-value helper a site needs, or nil when it
+// needs none or an earlier site at the same function entry created it: one
+// helper per function entry saves every register, for all handlers there,
+// into one record per (thread, CFA).
+func (l *lowerer) entryHelper(site *HandlerSite) *ir.Func {
+	if site.EntrySection == "" {
+		return nil
+	}
+	var e *dwarfvars.EntryInfo
+	for _, bd := range site.Bindings {
+		if bd != nil && bd.Entry != nil {
+			e = bd.Entry
+			break
+		}
+	}
+	if e == nil {
+		return nil
+	}
+	if l.bound.entryProgs == nil {
+		l.bound.entryProgs = map[string]*ir.Func{}
+	}
+	if l.bound.entryProgs[site.EntrySection] != nil {
+		return nil
+	}
+	f := l.entryProgram(site.Name+"__entry", site.EntrySection, e)
+	l.bound.entryProgs[site.EntrySection] = f
+	return f
+}
+
+// entryProgram builds the helper that saves the registers (all of DWARF
+// registers 0..16) at the function's entry, keyed by thread and entry CFA.
 func (l *lowerer) entryProgram(name, section string, e *dwarfvars.EntryInfo) *ir.Func {
 	l.needEntryMap()
 	f := &ir.Func{Name: name, Section: section, Returns: true}
@@ -385,12 +487,10 @@ func (l *lowerer) entryProgram(name, section string, e *dwarfvars.EntryInfo) *ir
 	ka, va := f.NewReg(), f.NewReg()
 	emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
 	emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: va, Slot: val})
-	for i := 0; i < entryRegs; i++ {
-		emit(&ir.Instr{Op: ir.OpStore, A: ir.R(va), B: ir.Imm(0), Off: int64(8 * i), Size: 8, Space: ir.SpaceStack})
-	}
-	for _, reg := range e.Regs {
+	for reg := 0; reg < entryRegs; reg++ {
 		off, ok := dwarfvars.RegsOffset(reg)
-		if !ok || reg >= entryRegs {
+		if !ok {
+			emit(&ir.Instr{Op: ir.OpStore, A: ir.R(va), B: ir.Imm(0), Off: int64(8 * reg), Size: 8, Space: ir.SpaceStack})
 			continue
 		}
 		r := f.NewReg()

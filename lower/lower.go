@@ -78,7 +78,7 @@ type lowerer struct {
 	nstr    int
 	names   map[string]bool
 
-	hasErrMap, hasEntryMap bool
+	bound boundState
 	// globalNames finds file-scope objects by name (tentative definitions).
 	globalNames map[string]*global
 	btf         *btfConv

@@ -26,6 +26,10 @@ func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, o
 		if len(es) == 0 {
 			continue
 		}
+		if name == readErrorsMap {
+			printReadErrors(spec, es, opts, out)
+			continue
+		}
 		printMap(name, ms, es, opts, out)
 	}
 }

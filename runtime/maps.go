@@ -35,7 +35,7 @@ func dumpable(ms *ebpf.MapSpec, verbose bool) bool {
 	}
 	// The compiler's own maps: saved entry registers are internal; the
 	// read-error counters are shown (they are empty unless a read failed).
-	if strings.HasPrefix(ms.Name, "__bpfcc_") && ms.Name != "__bpfcc_read_errors" {
+	if strings.HasPrefix(ms.Name, "__bpfcc_") && ms.Name != readErrorsMap {
 		return verbose
 	}
 	return true

@@ -189,6 +189,7 @@ func dwProbes(t testing.TB, b *dwarfvars.Binary) []dwProbe {
 		{m.file(t, "inline_line"), []string{"g_counter"}},
 		{m.rel(t, "entryval", "entry_line"), nil},
 		{m.rel(t, "constfold", "const_line"), nil},
+		{m.rel(t, "entry2", "entry2_line"), nil},
 		{"loop_sum%return", nil},
 		{"nested%return", nil},
 	}
@@ -353,6 +354,13 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 			per[i] = bindAt(s, pr.extras)
 		}
 		add(pr.spec, sites, per)
+		if strings.HasPrefix(pr.spec, "entry2:") {
+			// Each expression also in a handler of its own: handlers at one
+			// function that need the entry values of different registers.
+			for _, v := range per[0] {
+				addOne(pr.spec, sites, per, []string{v.expr})
+			}
+		}
 		if len(sites) > 1 {
 			for i, s := range sites {
 				add(fmt.Sprintf("%s+%#x", s.Func, s.FuncOffset), []dwarfvars.Site{s}, per[i:i+1])
@@ -1003,6 +1011,66 @@ func TestDWARFDefaultProbe(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("seen = %v, want %v\n%s", got, want, out.String())
+			}
+		})
+	}
+}
+
+// TestDWARFEntryRecordMissing: a line probe whose function was entered
+// without the entry-value helper seeing it (as with -p PID attached while
+// the target is inside the function) has no saved registers. The values
+// are not made up: every read counts as a read error under the handler's
+// and the parameter's names, and the sum the handler stores is 0 + k.
+func TestDWARFEntryRecordMissing(t *testing.T) {
+	requireKernel(t)
+	m := dwReadMarks(t)
+	for _, bld := range dwTargets(t) {
+		if bld.name == "gcc-O0" {
+			continue // no entry values at -O0
+		}
+		t.Run(bld.name, func(t *testing.T) {
+			res, _, err := dwCompileOne(t, dwOneHandler("prog: "+m.rel(t, "entry2", "entry2_line")+" m w", "m", "w"), bpfcc.Options{Binary: bld.path})
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			if res.Spec.Programs["prog__entry"] == nil {
+				t.Fatalf("no entry helper among %v", dwSortedKeys(res.Spec.Programs))
+			}
+			// Leave the helper out: no call has a saved record.
+			delete(res.Spec.Programs, "prog__entry")
+			var out, errb bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			err = bpfrt.Run(ctx, res.Spec, bpfrt.Options{Command: []string{bld.path, dwArg}, Stdout: &out, Stderr: &errb, CommandStdout: &bytes.Buffer{}, JSON: true})
+			if err != nil {
+				t.Fatalf("run: %s\n%s", bpfrt.Describe(err), errb.String())
+			}
+			got := map[string]string{}
+			dec := json.NewDecoder(&out)
+			for dec.More() {
+				var l struct {
+					Type, Name string
+					Entries    []struct {
+						Key   json.RawMessage
+						Value json.RawMessage
+					}
+				}
+				if err := dec.Decode(&l); err != nil {
+					t.Fatal(err)
+				}
+				if l.Type == "map" && l.Name == "__bpfcc_read_errors" {
+					for _, e := range l.Entries {
+						var k struct{ Handler, Variable string }
+						if err := json.Unmarshal(e.Key, &k); err != nil {
+							t.Fatalf("read-error key %s: %v", e.Key, err)
+						}
+						got[k.Handler+"."+k.Variable] = string(e.Value)
+					}
+				}
+			}
+			// entry2 runs 3 times; each run fails both reads.
+			if want := map[string]string{"prog.m": "3", "prog.w": "3"}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("read errors = %v, want %v\n%s", got, want, out.String())
 			}
 		})
 	}

@@ -82,6 +82,21 @@ __attribute__((noinline)) int constfold(int x)
 	return x;
 }
 
+/* Two parameters read through the entry values of two registers at one
+ * line: every handler there must get both, whichever others it shares the
+ * function with. */
+__attribute__((noinline)) void sink2(long a, long b)
+{
+	__asm__ volatile("" : : "r"(a), "r"(b) : "memory");
+}
+
+__attribute__((noinline)) int entry2(int m, int w, int k)
+{
+	sink2(m * 7 + k, w * 3);
+	sink(k); /* @entry2_line */
+	return k + 1;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
@@ -96,6 +111,7 @@ int main(int argc, char **argv)
 		r += call_inline(n + it);
 		r += entryval(n + it, it + 5);
 		r += constfold(it);
+		r += entry2(n + it, it * 9 + 1, it + 2);
 	}
 	printf("%ld %d %ld\n", r, g_counter, s_total);
 	return 0;
