@@ -254,6 +254,16 @@ func TestInlinedAndClones(t *testing.T) {
 			if v == nil || !v.Inlined || v.Scope != "square" || findVar(vs, "n") == nil {
 				t.Errorf("vars in inlined square: %+v", vs)
 			}
+			// A static local exists only in the abstract origin.
+			st := findVar(vs, "squares")
+			if st == nil || st.Kind != VarStatic || st.Scope != "square" {
+				t.Errorf("no static local squares in inlined square: %+v", vs)
+				continue
+			}
+			bd, err := b.Bind(s, mustExpr(t, "squares"))
+			if err != nil || bd.Loc.Fetch.Start.Kind != SrcAddr {
+				t.Errorf("squares in inlined square: %v, %v", bd, err)
+			}
 		}
 	}
 	if !found {

@@ -118,25 +118,52 @@ func (c *collector) walk(n *godwarf.Tree, depth int, scope string, inlined bool)
 		}
 	}
 	// Parameters the concrete copy dropped (a clone's constant argument,
-	// an unused parameter of an inlined copy) still exist in the source.
-	if o := originOf(n); o != 0 && (n.Tag == dwarf.TagSubprogram || n.Tag == dwarf.TagInlinedSubroutine) {
-		c.abstractParams(o, concrete, depth, scope, inlined)
+	// an unused parameter of an inlined copy) still exist in the source,
+	// and static locals live only in the abstract origin (one object for
+	// every copy): take them from there.
+	if o := originOf(n); o != 0 {
+		switch n.Tag {
+		case dwarf.TagSubprogram, dwarf.TagInlinedSubroutine:
+			c.abstractVars(o, concrete, depth, scope, inlined, true)
+		case dwarf.TagLexDwarfBlock:
+			c.abstractVars(o, concrete, depth, scope, inlined, false)
+		}
 	}
 }
 
-// abstractParams adds the abstract origin's parameters that have no
-// concrete DIE, as optimized out (or constant, with DW_AT_const_value).
-func (c *collector) abstractParams(origin dwarf.Offset, concrete map[dwarf.Offset]bool, depth int, scope string, inlined bool) {
+// abstractVars adds the abstract origin's variables that have no concrete
+// DIE: its parameters (when params is set), as optimized out or constant
+// (DW_AT_const_value), and its static locals (a DW_AT_location that is an
+// expression, not a location list: static storage).
+func (c *collector) abstractVars(origin dwarf.Offset, concrete map[dwarf.Offset]bool, depth int, scope string, inlined, params bool) {
 	t, err := godwarf.LoadTree(origin, c.b.dw, 0)
 	if err != nil {
 		return
 	}
 	for _, ch := range t.Children {
-		if ch.Tag != dwarf.TagFormalParameter || concrete[ch.Offset] || ch.Val(dwarf.AttrName) == nil {
+		if concrete[ch.Offset] || ch.Val(dwarf.AttrName) == nil || ch.Val(dwarf.AttrDeclaration) == true {
+			continue
+		}
+		switch {
+		case ch.Tag == dwarf.TagFormalParameter && params:
+		case ch.Tag == dwarf.TagVariable && isStaticLocal(ch):
+		default:
 			continue
 		}
 		c.vars = append(c.vars, c.b.makeVar(c.site, c.ft, ch, depth, scope, inlined))
 	}
+}
+
+// isStaticLocal reports whether an abstract variable DIE has static
+// storage: its location is one expression starting with DW_OP_addr or
+// DW_OP_addrx (an automatic variable's abstract DIE has no location).
+func isStaticLocal(n *godwarf.Tree) bool {
+	f := n.AttrField(dwarf.AttrLocation)
+	if f == nil || f.Class != dwarf.ClassExprLoc {
+		return false
+	}
+	e, ok := f.Val.([]byte)
+	return ok && len(e) > 0 && (e[0] == 0x03 /* DW_OP_addr */ || e[0] == 0xa1 /* DW_OP_addrx */ || e[0] == 0xfb /* DW_OP_GNU_addr_index */)
 }
 
 // makeVar builds a Var from its DIE, with its location at the site.

@@ -34,7 +34,7 @@ __attribute__((noinline)) int scale(struct rec *r, int k)
 
 static inline int square(int v)
 {
-	int sq = v * v;
+	static int squares; int sq = v * v; squares += sq; /* a static local of an inlined function */
 	return opaque(sq);
 }
 

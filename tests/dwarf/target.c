@@ -52,7 +52,7 @@ __attribute__((noinline)) int use_struct(struct outer *o, int k)
 
 static inline __attribute__((always_inline)) int sq(int q)
 {
-	int t = q * q + 1;
+	static int sq_sum; int t = q * q + 1; sq_sum += t; /* a static local of an inlined function */
 	g_counter += t; /* @inline_line */
 	return t;
 }
