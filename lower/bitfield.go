@@ -9,8 +9,7 @@ func (fl *fnLowerer) loadBitfield(lv lvalue) value {
 	f := lv.field
 	unit := int(f.AccessBytes())
 	base, off := fl.memBase(lv)
-	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: unit, Space: lv.memSpace()})
+	r := fl.loadUnit(base, off, unit, lv.alignment(), lv.memSpace())
 	bits := int64(f.ValueBits())
 	shift := int64(f.OffsetBits())
 	// Move the field to the top of 64 bits, then shift back down with the
@@ -51,8 +50,7 @@ func (fl *fnLowerer) storeBitfield(lv lvalue, v value) {
 	if bits == 64 {
 		mask = ^uint64(0)
 	}
-	old := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: old, A: ir.R(base), Off: off, Size: unit, Space: lv.memSpace()})
+	old := fl.loadUnit(base, off, unit, lv.alignment(), lv.memSpace())
 	keep := ^(mask << shift)
 	cleared := fl.tmp()
 	fl.andConst(cleared, old, int64(keep))
@@ -71,7 +69,60 @@ func (fl *fnLowerer) storeBitfield(lv lvalue, v value) {
 	}
 	res := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Or, Dst: res, A: ir.R(cleared), B: ir.R(nv)})
-	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: ir.R(res), Off: off, Size: unit, Space: lv.memSpace()})
+	fl.storeUnit(base, off, unit, lv.alignment(), res, lv.memSpace())
+}
+
+// unitPieces splits an access of n bytes (1 to 8) at an address aligned
+// to al into loads or stores BPF has and the verifier accepts: sizes that
+// are powers of two, each at a multiple of its size. Packed structs give
+// units of 3, 5, 6 or 7 bytes and misaligned members.
+func unitPieces(n, al int) (offs, sizes []int) {
+	for pos := 0; pos < n; {
+		a := al
+		if pos > 0 {
+			a = min(al, pos&-pos)
+		}
+		size := 8
+		for size > n-pos || size > a {
+			size /= 2
+		}
+		offs, sizes = append(offs, pos), append(sizes, size)
+		pos += size
+	}
+	return offs, sizes
+}
+
+// loadUnit reads the n bytes at base+off, aligned to al, into the low
+// bytes of a register (zero-extended).
+func (fl *fnLowerer) loadUnit(base ir.Reg, off int64, n, al int, space ir.Space) ir.Reg {
+	offs, sizes := unitPieces(n, al)
+	var acc ir.Reg
+	for i := range offs {
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off + int64(offs[i]), Size: sizes[i], Space: space})
+		if i == 0 {
+			acc = r
+			continue
+		}
+		sh, or := fl.tmp(), fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Lsh, Dst: sh, A: ir.R(r), B: ir.Imm(int64(8 * offs[i]))})
+		fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Or, Dst: or, A: ir.R(acc), B: ir.R(sh)})
+		acc = or
+	}
+	return acc
+}
+
+// storeUnit writes the low n bytes of v to base+off, aligned to al.
+func (fl *fnLowerer) storeUnit(base ir.Reg, off int64, n, al int, v ir.Reg, space ir.Space) {
+	offs, sizes := unitPieces(n, al)
+	for i := range offs {
+		part := v
+		if offs[i] > 0 {
+			part = fl.tmp()
+			fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Rsh, Dst: part, A: ir.R(v), B: ir.Imm(int64(8 * offs[i]))})
+		}
+		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: ir.R(part), Off: off + int64(offs[i]), Size: sizes[i], Space: space})
+	}
 }
 
 // andConst emits dst = src & c, using a register for wide constants.

@@ -54,6 +54,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			lv := lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
 			if pt := fl.objType(x.PostfixExpression); isPtr(pt) && f != nil {
 				lv.core = fl.startCore(elemType(pt), 0).extend(memberPath(f)...)
+				lv.align = align(elemType(pt))
 			}
 			return lv
 		case cc.PostfixExpressionComplit:
@@ -73,7 +74,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			if p.op.IsImm {
 				fl.l.warnf(x, "dereferencing a constant address")
 			}
-			return lvalue{t: t, base: fl.toReg(p)}
+			return lvalue{t: t, base: fl.toReg(p), align: align(t)}
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionUnary {
@@ -167,14 +168,14 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 			return lv
 		}
 		base := fl.addr(lv)
-		return lvalue{t: t, base: fl.offsetPtr(base, i, esz, false), space: lv.memSpace()}
+		return lvalue{t: t, base: fl.offsetPtr(base, i, esz, false), space: lv.memSpace(), align: min(lv.alignment(), align(t))}
 	}
 	fl.checkTraceeDeref(a)
 	p := fl.rvalue(a)
 	if c, ok := fl.constVal(i); ok {
-		return lvalue{t: t, base: fl.toReg(p), off: c * esz, core: fl.startCore(t, c)}
+		return lvalue{t: t, base: fl.toReg(p), off: c * esz, core: fl.startCore(t, c), align: align(t)}
 	}
-	return lvalue{t: t, base: fl.offsetPtr(fl.toReg(p), i, esz, false)}
+	return lvalue{t: t, base: fl.offsetPtr(fl.toReg(p), i, esz, false), align: align(t)}
 }
 
 // offsetPtr computes base ± i*size in 64-bit arithmetic.

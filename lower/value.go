@@ -29,6 +29,25 @@ type lvalue struct {
 	// core is the CO-RE access chain from base, when off must come from
 	// a relocation (see core.go).
 	core *coreAccess
+	// align is the known alignment of base (the type it points to says
+	// so; 0 means natural alignment). A slot's own alignment is used for
+	// slots. Packed structs make it smaller than an access's size.
+	align int
+}
+
+// alignment is the alignment of lv's address as far as C's types tell.
+func (lv lvalue) alignment() int {
+	a := lv.align
+	if lv.slot != nil {
+		a = lv.slot.Align
+	}
+	if a <= 0 {
+		return 8
+	}
+	if lv.off != 0 {
+		a = min(a, int(lv.off&-lv.off))
+	}
+	return a
 }
 
 func (fl *fnLowerer) tmp() ir.Reg { return fl.f.NewReg() }
@@ -140,8 +159,23 @@ func (fl *fnLowerer) load(lv lvalue) value {
 	}
 	size := scalarSize(lv.t)
 	base, off := fl.memBase(lv)
-	r := fl.tmp()
 	signed := isSigned(lv.t) && size < 4
+	if al := lv.alignment(); al < size {
+		// A misaligned member of a packed struct: the verifier rejects
+		// misaligned stack accesses, so read it in aligned pieces.
+		r := fl.loadUnit(base, off, size, al, lv.memSpace())
+		switch {
+		case signed:
+			x := fl.tmp()
+			fl.emit(&ir.Instr{Op: ir.OpExt, Dst: x, A: ir.R(r), Bits: size * 8, Signed: true})
+			r = x
+			fl.setFact(r, fact{sext: size * 8})
+		case size < 8:
+			fl.setFact(r, fact{zext: size * 8}) // pieces are zero-extending loads
+		}
+		return value{op: ir.R(r), t: lv.t}
+	}
+	r := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace()})
 	switch {
 	case signed:
@@ -167,6 +201,10 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 		return
 	}
 	base, off := fl.memBase(lv)
+	if size := scalarSize(lv.t); lv.alignment() < size {
+		fl.storeUnit(base, off, size, lv.alignment(), fl.toReg(v), lv.memSpace())
+		return
+	}
 	op := v.op
 	if op.IsImm && (op.Imm < -1<<31 || op.Imm > 1<<31-1) {
 		op = ir.R(fl.toReg(v))
