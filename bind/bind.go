@@ -311,6 +311,12 @@ func resolveHandler(name string, params []string, s *Spec, opts Options, bins ma
 			if err != nil {
 				return nil, fmt.Errorf("handler %q, probe %s, argument %q: %w", name, site, arg, err)
 			}
+			if bd.Type != nil && bd.Type.Float {
+				// BPF has no floating point: no conversion to an integer
+				// parameter is possible, and the raw bits would be a
+				// made-up value.
+				return nil, fmt.Errorf("handler %q, probe %s, argument %q: %s is floating point (%s), which BPF programs cannot convert; bind an integer variable instead", name, site, arg, text, bd.Type.Spelling)
+			}
 			if bd.ReadsMemory() {
 				sleep = true
 			}

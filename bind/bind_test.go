@@ -197,3 +197,24 @@ func TestBindingMistakes(t *testing.T) {
 		}
 	})
 }
+
+// A floating-point variable is refused once, by bind, naming the handler,
+// the probe and the argument.
+func TestFloatBindingRefused(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not installed")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "fp.c")
+	os.WriteFile(src, []byte("volatile double sink;\n__attribute__((noinline)) void fp(double d, int k)\n{\n\tsink = d * k;\n}\nint main(void) { fp(1.5, 2); return 0; }\n"), 0o644)
+	bin := filepath.Join(dir, "fp")
+	if b, err := exec.Command(gcc, "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, b)
+	}
+	_, err = Resolve(shape(map[string][]string{"h": {"ctx", "k", "d"}}, nil, "h: fp:2 k d"), Options{Binary: bin})
+	msg := diagText(err)
+	if strings.Count(msg, "floating point") != 1 || !strings.Contains(msg, `handler "h"`) || !strings.Contains(msg, "fp+0x") || !strings.Contains(msg, `argument "d"`) {
+		t.Errorf("float binding: %q", msg)
+	}
+}
