@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"debug/elf"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -214,5 +217,53 @@ func TestNoDWARF(t *testing.T) {
 			t.Errorf("%s: %s", how, bd.Describe())
 		}
 		b.Close()
+	}
+}
+
+// "available at lines" lists lines of the site's own file; lines of code
+// inlined from headers (atoi from stdlib.h) are named with their file.
+func TestAvailableLinesOwnFile(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not installed")
+	}
+	src, _ := filepath.Abs("testdata/inline_header.c")
+	data, _ := os.ReadFile(src)
+	nlines := strings.Count(string(data), "\n")
+	bin := filepath.Join(t.TempDir(), "ih")
+	if out, err := exec.Command(gcc, "-g", "-O2", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	b := open(t, bin)
+	sites, err := b.Resolve(mustProbe(t, "main:4"))
+	if err != nil || len(sites) == 0 {
+		t.Fatalf("main:4: %v", err)
+	}
+	checked := 0
+	for _, s := range sites {
+		vs, err := b.Vars(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			var oo *OptimizedOutError
+			if !errors.As(v.Err, &oo) {
+				continue
+			}
+			checked++
+			for _, l := range oo.Lines {
+				if l > nlines {
+					t.Errorf("%s at %s: line %d is not a line of %s (%d lines): %v", v.Name, s, l, src, nlines, v.Err)
+				}
+			}
+			for _, o := range oo.OtherLines {
+				if !strings.Contains(v.Err.Error(), o) || strings.HasPrefix(o, "inline_header.c:") {
+					t.Errorf("%s: other-file line %q: %v", v.Name, o, v.Err)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Logf("no optimized-out variable at main:4 with this gcc: nothing to check")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -322,4 +323,34 @@ func linesIn(c *cuInfo, rs [][2]uint64) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// linesOfFile is linesIn split by file: the lines of file (all lines when
+// file is empty) and, sorted, the others as "base:line".
+func linesOfFile(c *cuInfo, rs [][2]uint64, file string) ([]int, []string) {
+	seen := map[int]bool{}
+	other := map[string]bool{}
+	for _, rg := range rs {
+		c.rowsIn(rg[0], rg[1], func(i int) {
+			r := c.rows[i]
+			switch {
+			case r.line <= 0:
+			case file == "" || r.file == file:
+				seen[r.line] = true
+			default:
+				other[fmt.Sprintf("%s:%d", filepath.Base(r.file), r.line)] = true
+			}
+		})
+	}
+	out := make([]int, 0, len(seen))
+	for l := range seen {
+		out = append(out, l)
+	}
+	sort.Ints(out)
+	var others []string
+	for k := range other {
+		others = append(others, k)
+	}
+	sort.Strings(others)
+	return out, others
 }

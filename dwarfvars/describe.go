@@ -27,8 +27,8 @@ func shortReason(err error) string {
 		if oo.Reason != "" {
 			return "<unavailable: " + oo.Reason + ">"
 		}
-		if len(oo.Lines) > 0 {
-			return "<optimized out>; available at lines " + joinInts(oo.Lines)
+		if a := oo.available(); a != "" {
+			return "<optimized out>; available at " + a
 		}
 		return "<optimized out>"
 	case errors.As(err, &un):

@@ -119,6 +119,9 @@ type OptimizedOutError struct {
 	// Lines lists the lines of the function where the variable has a
 	// location (empty when it has none anywhere).
 	Lines []int
+	// OtherLines lists where it has a location in code inlined from other
+	// files ("stdlib.h:364").
+	OtherLines []string
 	// Reason replaces the generic explanation when set.
 	Reason string
 }
@@ -128,8 +131,8 @@ func (e *OptimizedOutError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("%s: %s is not available here: %s", e.Site, e.Var, e.Reason)
 	}
-	if len(e.Lines) > 0 {
-		s += "; it is available at lines " + joinInts(e.Lines)
+	if a := e.available(); a != "" {
+		s += "; it is available at " + a
 	} else {
 		s += " and has no location anywhere in the function"
 	}
@@ -252,4 +255,21 @@ func suggest(name string, names []string) []string {
 		out = append(out, cs[i].s)
 	}
 	return out
+}
+
+// available renders where the variable has a location: "lines 6, 8 (and
+// stdlib.h:364)", or "" when nowhere.
+func (e *OptimizedOutError) available() string {
+	var s string
+	if len(e.Lines) > 0 {
+		s = "lines " + joinInts(e.Lines)
+	}
+	if len(e.OtherLines) > 0 {
+		o := strings.Join(e.OtherLines, ", ")
+		if s == "" {
+			return o
+		}
+		s += " (and " + o + ")"
+	}
+	return s
 }

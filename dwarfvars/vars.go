@@ -220,7 +220,8 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 		expr = raw.at(s.Addr)
 	}
 	if len(expr) == 0 {
-		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: b.availableLines(ft, raw)}
+		lines, other := b.availableLines(ft, raw, s.File)
+		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other}
 	}
 	ctx := b.newEval(s, ft, label, name)
 	loc, err = ctx.eval(expr, t.Size)
@@ -228,7 +229,8 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 		return Location{Size: t.Size}, err
 	}
 	if loc.Kind == LocOptimizedOut {
-		return loc, &OptimizedOutError{Site: label, Var: name, Lines: b.availableLines(ft, raw)}
+		lines, other := b.availableLines(ft, raw, s.File)
+		return loc, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other}
 	}
 	if b.beforeBody(ft, s.Addr) && frameRelative(loc) {
 		// Unoptimised code stores parameters and locals in their frame
@@ -352,13 +354,14 @@ func constLoc(cv *dwarf.Field, t *Type, label, name string) (Location, error) {
 }
 
 // availableLines lists the lines of the function where a location list has
-// a location.
-func (b *Binary) availableLines(ft *funcTree, raw rawLoc) []int {
+// a location: those of file (the site's source file) as numbers, those of
+// other files (code inlined from headers) as "base.h:LINE".
+func (b *Binary) availableLines(ft *funcTree, raw rawLoc, file string) ([]int, []string) {
 	if !raw.isList {
-		return nil
+		return nil, nil
 	}
 	if _, err := b.lines(ft.cu); err != nil {
-		return nil
+		return nil, nil
 	}
 	var rs [][2]uint64
 	for _, e := range raw.list {
@@ -371,7 +374,7 @@ func (b *Binary) availableLines(ft *funcTree, raw rawLoc) []int {
 			}
 		}
 	}
-	return linesIn(ft.cu, rs)
+	return linesOfFile(ft.cu, rs, file)
 }
 
 // retval describes the return value at a return probe: rax for integer
