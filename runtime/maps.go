@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cilium/ebpf"
 )
@@ -288,27 +289,44 @@ func formatTable(name string, ms *ebpf.MapSpec, es []entry, verbose bool) string
 			c.cells = append(c.cells, "")
 		}
 	}
+	// Column widths are computed once: the table is linear in its cells.
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		w := utf8.RuneCountInString(c.name)
+		for _, s := range c.cells {
+			w = max(w, utf8.RuneCountInString(s))
+		}
+		widths[i] = w
+	}
+	var line []byte
 	for row := -1; row < len(es); row++ {
-		var line strings.Builder
-		line.WriteString(" ")
-		for _, c := range cols {
-			w := len(c.name)
-			for _, s := range c.cells {
-				w = max(w, len(s))
-			}
+		line = append(line[:0], ' ')
+		for i, c := range cols {
 			s := c.name
 			if row >= 0 {
 				s = c.cells[row]
 			}
+			line = append(line, ' ')
+			pad := widths[i] - utf8.RuneCountInString(s)
 			if c.numeric {
-				fmt.Fprintf(&line, " %*s", w, s)
+				line = appendSpaces(line, pad)
+				line = append(line, s...)
 			} else {
-				fmt.Fprintf(&line, " %-*s", w, s)
+				line = append(line, s...)
+				line = appendSpaces(line, pad)
 			}
 		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+		b.Write(bytes.TrimRight(line, " "))
+		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 // rawText is a preformatted cell.
