@@ -36,7 +36,7 @@ func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, o
 
 func printMap(name string, ms *ebpf.MapSpec, es []entry, opts *Options, out *printer) {
 	if h, ok := histOf(ms); ok {
-		if bs, grouped, ok := histBuckets(es); ok {
+		if bs, grouped, ok := histBuckets(es); ok && h.fits(bs) {
 			switch {
 			case opts.JSON:
 				out.jsonLine(jsonHist(name, h, bs))

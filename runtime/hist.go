@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,6 +113,17 @@ func histBuckets(es []entry) (bs []bucketCount, grouped bool, ok bool) {
 	return bs, grouped, true
 }
 
+// fits reports whether every bucket is one h can label: log2 buckets of
+// 64-bit values go up to 64 (bpfcc_log2 of values >= 2^63).
+func (h histSpec) fits(bs []bucketCount) bool {
+	for _, b := range bs {
+		if !h.linear && b.bucket > 64 {
+			return false
+		}
+	}
+	return true
+}
+
 func asUint(v any) (uint64, bool) {
 	switch x := v.(type) {
 	case uint64:
@@ -137,42 +150,49 @@ func asInt(v any) (int64, bool) {
 
 // sizeSuffix writes n with a K/M/G/T/P/E suffix when it is a multiple of
 // the power of 1024, as bpftrace labels its buckets.
-func sizeSuffix(n uint64) string {
+func sizeSuffix(n *big.Int) string {
 	units := []string{"", "K", "M", "G", "T", "P", "E"}
+	n = new(big.Int).Set(n)
+	k, m := big.NewInt(1024), new(big.Int)
 	i := 0
-	for n >= 1024 && n%1024 == 0 && i < len(units)-1 {
-		n /= 1024
+	for n.Sign() > 0 && i < len(units)-1 {
+		q, r := new(big.Int).QuoRem(n, k, m)
+		if r.Sign() != 0 {
+			break
+		}
+		n = q
 		i++
 	}
-	return strconv.FormatUint(n, 10) + units[i]
+	return n.String() + units[i]
 }
 
-// bucketRange returns the values bucket i covers: [lo, hi).
-func (h histSpec) bucketRange(i int64) (lo, hi int64) {
+// bucketRange returns the values bucket i covers: [lo, hi). The bounds are
+// exact: log2 bucket 64 is [2^63, 2^64), beyond every int64 and uint64.
+func (h histSpec) bucketRange(i int64) (lo, hi *big.Int) {
 	if h.linear {
-		return h.min + i*h.step, h.min + (i+1)*h.step
+		lo = new(big.Int).Mul(big.NewInt(i), big.NewInt(h.step))
+		lo.Add(lo, big.NewInt(h.min))
+		return lo, new(big.Int).Add(lo, big.NewInt(h.step))
 	}
 	if i == 0 {
-		return 0, 1
+		return big.NewInt(0), big.NewInt(1)
 	}
-	if i >= 64 {
-		return 1 << 62, 1<<63 - 1
-	}
-	return int64(uint64(1) << (i - 1)), int64(uint64(1) << i)
+	lo = new(big.Int).Lsh(big.NewInt(1), uint(i-1))
+	return lo, new(big.Int).Lsh(lo, 1)
 }
 
 func (h histSpec) label(i int64) string {
 	lo, hi := h.bucketRange(i)
 	if !h.linear {
 		if i <= 1 {
-			return fmt.Sprintf("[%d]", lo)
+			return fmt.Sprintf("[%s]", lo)
 		}
-		return fmt.Sprintf("[%s, %s)", sizeSuffix(uint64(lo)), sizeSuffix(uint64(hi)))
+		return fmt.Sprintf("[%s, %s)", sizeSuffix(lo), sizeSuffix(hi))
 	}
 	if h.step == 1 {
-		return fmt.Sprintf("[%d]", lo)
+		return fmt.Sprintf("[%s]", lo)
 	}
-	return fmt.Sprintf("[%d, %d)", lo, hi)
+	return fmt.Sprintf("[%s, %s)", lo, hi)
 }
 
 // barWidth is the width of a full histogram bar, as in bpftrace.
@@ -304,7 +324,7 @@ func jsonHist(name string, h histSpec, bs []bucketCount) map[string]any {
 			continue
 		}
 		lo, hi := h.bucketRange(c.bucket)
-		m := map[string]any{"bucket": c.bucket, "min": lo, "max": hi, "count": c.count}
+		m := map[string]any{"bucket": c.bucket, "min": json.Number(lo.String()), "max": json.Number(hi.String()), "count": c.count}
 		if c.gval != nil {
 			m["group"] = c.gval
 		}

@@ -44,3 +44,28 @@ func TestTablePrintLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestHistTopBuckets: log2 buckets 63 and 64 are [4E, 8E) and [8E, 16E),
+// with exact JSON bounds (they overflowed int64).
+func TestHistTopBuckets(t *testing.T) {
+	ms := &ebpf.MapSpec{Name: "big_hist", Type: ebpf.Array, Key: u32, Value: u64}
+	kvs := [][2][]byte{{le32(62), le64(1)}, {le32(63), le64(2)}, {le32(64), le64(3)}}
+	text := render(t, ms, kvs, Options{})
+	for _, want := range []string{"[2E, 4E)", "[4E, 8E)", "[8E, 16E)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	js := render(t, ms, kvs, Options{JSON: true})
+	for _, want := range []string{
+		`{"bucket":63,"count":2,"max":9223372036854775808,"min":4611686018427387904}`,
+		`{"bucket":64,"count":3,"max":18446744073709551616,"min":9223372036854775808}`,
+	} {
+		if !strings.Contains(js, want) {
+			t.Errorf("no %s in\n%s", want, js)
+		}
+	}
+	if h, _ := histOf(ms); h.label(1) != "[1]" || h.label(11) != "[1K, 2K)" || h.label(0) != "[0]" {
+		t.Errorf("labels: %q %q %q", h.label(0), h.label(1), h.label(11))
+	}
+}
