@@ -23,8 +23,17 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 	var done []placed
 	offs := map[*ir.Slot]int{}
 	frame := 0
+	used := map[*ir.Slot]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Slot != nil {
+				used[in.Slot] = true
+			}
+		}
+	}
 	for _, s := range f.Slots {
-		if s == nil {
+		if s == nil || !used[s] {
+			// Optimised away (forwarded stores, inlined copies): no memory.
 			continue
 		}
 		align := max(s.Align, 1)

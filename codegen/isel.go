@@ -344,31 +344,56 @@ func (s *selector) address(a ir.Operand, off int64) (int, int16) {
 	return t, 0
 }
 
+// coreAddress is the base register and offset of an access whose offset
+// is a CO-RE relocation: the loader rewrites the offset field, so it must
+// be exactly the local value.
+func (s *selector) coreAddress(in *ir.Instr) (int, int16) {
+	if !fitsInt16(in.Off) {
+		s.err = fmt.Errorf("CO-RE relocated offset %d does not fit an instruction", in.Off)
+	}
+	return s.reg(in.A), int16(in.Off)
+}
+
+// accessAddress is memAddress, or coreAddress for relocated accesses.
+func (s *selector) accessAddress(in *ir.Instr) (int, int16) {
+	if in.Core != nil {
+		return s.coreAddress(in)
+	}
+	return s.memAddress(in)
+}
+
+// withCore returns ins carrying in's CO-RE relocation, if it has one.
+func withCore(in *ir.Instr, ins asm.Instruction) asm.Instruction {
+	if in.Core == nil {
+		return ins
+	}
+	return obj.WithCore(ins, &obj.CoreReloc{Kind: uint32(in.Core.Kind), Type: in.Core.Type, Access: in.Core.Access})
+}
+
 func (s *selector) selLoad(in *ir.Instr) {
 	dst := vreg(in.Dst)
-	base, off := s.memAddress(in)
+	base, off := s.accessAddress(in)
 	size := sizes[in.Size]
-	switch {
-	case in.Signed && in.Size < 8 && s.cpu >= 4:
-		s.emit(minst{ins: asm.LoadMemSX(0, 0, off, size), dst: dst, src: base, flags: fDstDef | fSrcUse})
-	default:
-		s.emit(minst{ins: asm.LoadMem(0, 0, off, size), dst: dst, src: base, flags: fDstDef | fSrcUse})
-		if in.Signed && in.Size < 8 {
-			s.signExtendInPlace(dst, in.Size*8)
-		}
+	if in.Signed && in.Size < 8 && s.cpu >= 4 {
+		s.emit(minst{ins: withCore(in, asm.LoadMemSX(0, 0, off, size)), dst: dst, src: base, flags: fDstDef | fSrcUse})
+		return
+	}
+	s.emit(minst{ins: withCore(in, asm.LoadMem(0, 0, off, size)), dst: dst, src: base, flags: fDstDef | fSrcUse})
+	if in.Signed && in.Size < 8 {
+		s.signExtendInPlace(dst, in.Size*8)
 	}
 }
 
 func (s *selector) selStore(in *ir.Instr) {
-	base, off := s.memAddress(in)
+	base, off := s.accessAddress(in)
 	size := sizes[in.Size]
 	if in.B.IsImm && (in.Size < 8 || fitsInt32(in.B.Imm)) {
 		ins := asm.Instruction{OpCode: asm.StoreImmOp(size), Offset: off, Constant: int64(int32(in.B.Imm))}
-		s.emit(minst{ins: ins, dst: base, src: noReg, flags: fDstUse})
+		s.emit(minst{ins: withCore(in, ins), dst: base, src: noReg, flags: fDstUse})
 		return
 	}
 	val := s.reg(in.B)
-	s.emit(minst{ins: asm.StoreMem(0, off, 0, size), dst: base, src: val, flags: fDstUse | fSrcUse})
+	s.emit(minst{ins: withCore(in, asm.StoreMem(0, off, 0, size)), dst: base, src: val, flags: fDstUse | fSrcUse})
 }
 
 func (s *selector) selAtomic(in *ir.Instr) {

@@ -26,7 +26,7 @@ func foldFrameAddrs(f *ir.Func, _ *passCtx) {
 			default:
 				continue
 			}
-			if in.Slot != nil || in.A.IsImm {
+			if in.Slot != nil || in.A.IsImm || in.Core != nil {
 				continue
 			}
 			fa, ok := frame[in.A.Reg]

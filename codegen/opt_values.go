@@ -420,7 +420,7 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 	}
 	switch in.Op {
 	case ir.OpLoad, ir.OpStore, ir.OpAtomic:
-		if in.Slot == nil && !in.A.IsImm {
+		if in.Slot == nil && !in.A.IsImm && in.Core == nil {
 			if a := va.val(st, in.A); a.k == vFrame && in.A.Reg != in.Dst {
 				in.Slot, in.Off, in.A, in.Space = a.slot, a.c+in.Off, ir.Operand{}, ir.SpaceStack
 			}

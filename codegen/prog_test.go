@@ -254,6 +254,7 @@ func TestFrameLayout(t *testing.T) {
 	a := f.NewSlot("a", 4, 4)
 	b := f.NewSlot("b", 16, 4)
 	c := f.NewSlot("c", 1, 1)
+	useSlots(f)
 	offs, size := layoutSlots(f)
 	if offs[a] != -4 || offs[b] != -24 || offs[c] != -25 || size != 32 {
 		t.Fatalf("offsets a=%d b=%d c=%d size=%d", offs[a], offs[b], offs[c], size)
@@ -278,6 +279,8 @@ func TestFrameLayoutScopes(t *testing.T) {
 	in := slot("in", 16, inner)
 	other := slot("other", 8, &ir.Scope{}) // an inlined callee's block
 	whole := slot("whole", 8, nil)
+	f.NewSlot("unused", 64, 8) // optimised away: takes no memory
+	useSlots(f, f.Slots[:len(f.Slots)-1]...)
 	offs, size := layoutSlots(f)
 	want := map[*ir.Slot]int{outer: -8, l: -208, r: -112, in: -128, other: -216, whole: -224}
 	for s, o := range want {
@@ -288,4 +291,17 @@ func TestFrameLayoutScopes(t *testing.T) {
 	if size != 224 {
 		t.Errorf("frame %d bytes, want 224", size)
 	}
+}
+
+// useSlots makes f's entry block take the address of the given slots (all
+// of f's when none are given): layoutSlots places only referenced slots.
+func useSlots(f *ir.Func, slots ...*ir.Slot) {
+	if len(slots) == 0 {
+		slots = f.Slots
+	}
+	b := f.NewBlock()
+	for _, s := range slots {
+		b.Instrs = append(b.Instrs, &ir.Instr{Op: ir.OpFrameAddr, Dst: f.NewReg(), Slot: s})
+	}
+	b.Instrs = append(b.Instrs, &ir.Instr{Op: ir.OpRet, A: ir.Imm(0)})
 }

@@ -67,6 +67,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 	if d := checkSelfInclude(path, src); d != nil {
 		return nil, diag.List{*d}
 	}
+	if d := prescan(path, src); d != nil {
+		return nil, diag.List{*d}
+	}
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, diag.List{{File: path, Msg: err.Error()}}

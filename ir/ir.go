@@ -191,9 +191,12 @@ type Instr struct {
 	// non-nil Slot means the address is Slot + Off and A is unused (codegen
 	// folds frame addresses into R10-relative accesses this way).
 	Slot *Slot
-	Sym  string     // OpSymAddr, OpMapPtr, OpFuncAddr, OpCallFunc
-	Imm  int64      // OpCall: helper id; OpCore: the local value
-	Core *CoreReloc // OpCore
+	Sym  string // OpSymAddr, OpMapPtr, OpFuncAddr, OpCallFunc
+	Imm  int64  // OpCall: helper id; OpCore: the local value
+	// Core is OpCore's relocation; on OpLoad and OpStore it relocates Off
+	// (A is then the base pointer and Off the local value: passes must
+	// leave both as they are).
+	Core *CoreReloc
 	Args []Operand
 
 	Then, Else *Block // OpJump (Then), OpBranch

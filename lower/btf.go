@@ -197,11 +197,33 @@ func (c *btfConv) proto(ft *cc.FunctionType) *btf.FuncProto {
 	return p
 }
 
+// calledProto is a defined function's prototype as it is called: structs
+// and unions passed or returned by value are pointers (see lower's
+// byValue), so that the verifier sees the registers' real types.
+func (c *btfConv) calledProto(ft *cc.FunctionType) *btf.FuncProto {
+	p := &btf.FuncProto{Return: c.typ(ft.Result())}
+	if isAggregate(ft.Result()) {
+		p.Return = &btf.Void{}
+		p.Params = append(p.Params, btf.FuncParam{Name: "__result", Type: &btf.Pointer{Target: c.typ(ft.Result())}})
+	}
+	for _, par := range ft.Parameters() {
+		if par.Type().Kind() == cc.Void {
+			continue
+		}
+		t := c.typ(par.Type())
+		if isAggregate(par.Type()) {
+			t = &btf.Pointer{Target: t}
+		}
+		p.Params = append(p.Params, btf.FuncParam{Name: par.Name(), Type: t})
+	}
+	return p
+}
+
 // funcBTF builds the BTF FUNC of a function definition.
 func (c *btfConv) funcBTF(name string, ft *cc.FunctionType, static bool) *btf.Func {
 	linkage := btf.GlobalFunc
 	if static {
 		linkage = btf.StaticFunc
 	}
-	return &btf.Func{Name: name, Type: c.proto(ft), Linkage: linkage}
+	return &btf.Func{Name: name, Type: c.calledProto(ft), Linkage: linkage}
 }

@@ -69,7 +69,11 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 	for i, a := range args {
 		v := fl.rvalue(a)
 		if isAggregate(v.t) && a.Type().Kind() != cc.Array {
-			fl.l.errorf(a, "passing a %s by value is not supported in BPF; pass a pointer", v.t)
+			if !strings.HasPrefix(what, "function ") {
+				fl.l.errorf(a, "passing a %s by value to %s is not supported; pass a pointer", typeName(v.t), what)
+			} else {
+				v = fl.byValue(v)
+			}
 		}
 		if i < len(params) && isScalar(params[i].Type()) {
 			v = fl.convert(v, params[i].Type())
@@ -104,6 +108,14 @@ func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.E
 	t := x.Type()
 	ft := fi.decl.Type().(*cc.FunctionType)
 	ops := fl.argValues(x, ft, args, "function "+fi.name)
+	var result *ir.Slot
+	if isAggregate(t) {
+		// byValue: the callee writes its result to a slot of ours.
+		result = fl.newSlot("result", int(max(typeSize(t), 1)), align(t))
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: r, Slot: result})
+		ops = append([]ir.Operand{ir.R(r)}, ops...)
+	}
 	if _, ok := fl.fi.calls[fi.name]; !ok {
 		fl.fi.calls[fi.name] = x.Position()
 	}
@@ -111,10 +123,13 @@ func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.E
 		fl.l.errorf(x, "calling BPF program %q (section %q) from another function is not supported", fi.name, fi.f.Section)
 	}
 	var dst ir.Reg
-	if t.Kind() != cc.Void {
+	if t.Kind() != cc.Void && result == nil {
 		dst = fl.tmp()
 	}
 	fl.emit(&ir.Instr{Op: ir.OpCallFunc, Dst: dst, Sym: fi.name, Args: ops})
+	if result != nil {
+		return value{op: ir.R(fl.addr(lvalue{t: t, slot: result})), t: t}
+	}
 	if dst == 0 {
 		return value{op: ir.Imm(0), t: t}
 	}
@@ -279,4 +294,17 @@ func (fl *fnLowerer) funcAddr(n cc.Node, d *cc.Declarator, t cc.Type) value {
 	r := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFuncAddr, Dst: r, Sym: fi.name})
 	return value{op: ir.R(r), t: t}
+}
+
+// byValue passes aggregate v by value to a function of the file: bpfcc's
+// convention (BPF has none for aggregates) is a pointer to a copy made for
+// the call, which the callee owns. A function returning an aggregate gets
+// a hidden first argument, the address to store the result at. Inlining
+// usually removes both.
+func (fl *fnLowerer) byValue(v value) value {
+	size := max(typeSize(v.t), 1)
+	tmp := fl.newSlot("arg", int(size), align(v.t))
+	dst := lvalue{t: v.t, slot: tmp}
+	fl.copyMem(dst, v)
+	return value{op: ir.R(fl.addr(dst)), t: v.t}
 }

@@ -113,7 +113,8 @@ func (fl *fnLowerer) coreValue(kind ir.CoreKind, root cc.Type, access string, lo
 }
 
 // coreAddr materialises the address of a relocated chain: base plus the
-// field's byte offset on the running kernel.
+// field's byte offset on the running kernel. (A single scalar load or
+// store carries the relocation on its offset instead: scalarAccess.)
 func (fl *fnLowerer) coreAddr(lv lvalue) ir.Reg {
 	off := fl.coreValue(ir.CoreFieldByteOffset, lv.core.root, lv.core.access(), lv.off)
 	r := fl.tmp()

@@ -11,6 +11,10 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
+// MaxGlobalSize bounds one global variable: its contents are held in
+// memory while compiling and written to the object.
+const MaxGlobalSize = 256 << 20
+
 // dataVar places a global or static variable in .data, .rodata or .bss the
 // way clang does: const → .rodata, non-zero initializer → .data, else .bss;
 // an explicit SEC() wins.
@@ -19,6 +23,10 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 	size := typeSize(t)
 	if size == 0 && t.Kind() != cc.Struct {
 		l.errorf(d, "variable %q has incomplete type %s", d.Name(), t)
+		return
+	}
+	if size > MaxGlobalSize {
+		l.errorf(d, "variable %q is %d bytes; bpfcc limits global data to %d bytes (it lives in one map value, loaded into the kernel)", d.Name(), size, MaxGlobalSize)
 		return
 	}
 	buf := make([]byte, size)

@@ -33,6 +33,9 @@ type fnLowerer struct {
 	// types and enumOps memoise typeOf (see enumtypes.go).
 	types   map[cc.ExpressionNode]cc.Type
 	enumOps map[cc.ExpressionNode]bool
+	// sret holds, in a function returning a struct or union, the address
+	// where the caller wants the result.
+	sret ir.Reg
 	// scope is the C block being lowered; its objects' slots get it.
 	scope *ir.Scope
 	// preserve counts the __builtin_preserve_access_index calls being
@@ -48,7 +51,10 @@ type loopTargets struct {
 type local struct {
 	reg  ir.Reg
 	slot *ir.Slot
-	typ  cc.Type
+	// ptr holds the address of the object when it lives in the caller's
+	// memory: a struct parameter passed by value (see byValue).
+	ptr ir.Reg
+	typ cc.Type
 }
 
 // fact says a register's 64 bits are the zero (zext) or sign (sext)
@@ -147,6 +153,10 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 	}
 	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static)
 	fl.b = fl.f.NewBlock()
+	if isAggregate(ft.Result()) {
+		fl.sret = fl.f.NewReg()
+		fl.f.Params = append(fl.f.Params, fl.sret)
+	}
 	fl.pos = l.pos(fi.decl)
 	params := ft.Parameters()
 	if site != nil {
@@ -161,6 +171,12 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 		fl.f.Params = append(fl.f.Params, r)
 		d := p.Declarator
 		if d == nil || d.Name() == "" {
+			continue
+		}
+		if isAggregate(p.Type()) {
+			// The caller passed the address of a copy made for this call:
+			// the parameter lives there.
+			fl.vars[d] = &local{ptr: r, typ: p.Type()}
 			continue
 		}
 		lv := fl.declareLocal(d, p.Type())

@@ -173,12 +173,19 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if n := len(ft.Parameters()); n > 5 && !l.isHandler(name) {
 		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
 	}
+	// Structs and unions passed or returned by value travel as pointers to
+	// copies (see byValue); a program's own signature cannot change.
+	program := sectionOf(d.Type().Attributes(), nil) != ""
 	if isAggregate(ft.Result()) {
-		l.errorf(d, "function %q returns a %s by value; BPF functions return scalars only", name, ft.Result())
+		if program {
+			l.errorf(d, "program %q returns a %s; BPF programs return an integer", name, typeName(ft.Result()))
+		} else if n := len(ft.Parameters()); n >= 5 {
+			l.errorf(d, "function %q returns a %s by value, which takes one of the 5 argument registers, and has %d parameters", name, typeName(ft.Result()), n)
+		}
 	}
 	for _, p := range ft.Parameters() {
-		if isAggregate(p.Type()) {
-			l.errorf(p, "parameter %q of %q is a %s passed by value; pass a pointer instead", p.Name(), name, p.Type())
+		if isAggregate(p.Type()) && program && !l.isHandler(name) {
+			l.errorf(p, "parameter %q of program %q is a %s passed by value; programs take a context pointer", p.Name(), name, typeName(p.Type()))
 		}
 		if isFloat(p.Type()) {
 			l.errorf(p, "floating point is not supported in BPF programs")
@@ -189,7 +196,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	}
 	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}}
 	f := &ir.Func{Name: name, Pos: l.pos(d), Static: d.Linkage() != cc.External || d.IsStatic()}
-	f.Returns = ft.Result().Kind() != cc.Void
+	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
 	attrs := d.Type().Attributes()
 	// A static always-inline function is never a program: libbpf's
 	// BPF_KPROBE-style macros give the inner function the program's type

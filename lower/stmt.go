@@ -168,6 +168,13 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 			fl.emitRet(ir.Imm(0))
 			return
 		}
+		if isAggregate(fl.ret) {
+			// Copy the result to where the caller asked for it.
+			v := fl.rvalue(js.ExpressionList)
+			fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
+			fl.emitRet(ir.Imm(0))
+			return
+		}
 		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
 		fl.emitRet(v.op)
 	}

@@ -137,3 +137,24 @@ func truncate(v int64, t cc.Type) int64 {
 	}
 	return v
 }
+
+// typeName names t for diagnostics as C spells it, without a record's
+// members: "struct big", "union u", "int *".
+func typeName(t cc.Type) string {
+	switch t.Kind() {
+	case cc.Struct, cc.Union, cc.Enum:
+		kw := map[cc.Kind]string{cc.Struct: "struct", cc.Union: "union", cc.Enum: "enum"}[t.Kind()]
+		if td := t.Typedef(); td != nil && td.Name() != "" {
+			return td.Name()
+		}
+		if r, ok := t.(interface{ Tag() cc.Token }); ok {
+			if tag := r.Tag(); tag.SrcStr() != "" {
+				return kw + " " + tag.SrcStr()
+			}
+		}
+		return "anonymous " + kw
+	}
+	return t.String()
+}
+
+func fitsInt16(v int64) bool { return v == int64(int16(v)) }

@@ -158,7 +158,7 @@ func (fl *fnLowerer) load(lv lvalue) value {
 		return fl.loadBitfield(lv)
 	}
 	size := scalarSize(lv.t)
-	base, off := fl.memBase(lv)
+	base, off, core := fl.scalarAccess(lv)
 	signed := isSigned(lv.t) && size < 4
 	if al := lv.alignment(); al < size {
 		// A misaligned member of a packed struct: the verifier rejects
@@ -176,7 +176,7 @@ func (fl *fnLowerer) load(lv lvalue) value {
 		return value{op: ir.R(r), t: lv.t}
 	}
 	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace()})
+	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace(), Core: core})
 	switch {
 	case signed:
 		fl.setFact(r, fact{sext: size * 8})
@@ -200,7 +200,7 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 		fl.storeBitfield(lv, v)
 		return
 	}
-	base, off := fl.memBase(lv)
+	base, off, core := fl.scalarAccess(lv)
 	if size := scalarSize(lv.t); lv.alignment() < size {
 		fl.storeUnit(base, off, size, lv.alignment(), fl.toReg(v), lv.memSpace())
 		return
@@ -214,7 +214,19 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 		// size, but an immediate store only into an 8-byte aligned slot.
 		op = ir.R(fl.toReg(v))
 	}
-	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: op, Off: off, Size: scalarSize(lv.t), Space: lv.memSpace()})
+	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: op, Off: off, Size: scalarSize(lv.t), Space: lv.memSpace(), Core: core})
+}
+
+// scalarAccess is memBase for one load or store of a scalar: a relocated
+// CO-RE access keeps its base and carries the relocation on the access's
+// offset, as clang does (the verifier accepts no arithmetic on some
+// pointers, a context pointer among them, before they are dereferenced).
+func (fl *fnLowerer) scalarAccess(lv lvalue) (ir.Reg, int64, *ir.CoreReloc) {
+	if lv.core.relocated() && lv.slot == nil && lv.sym == "" && lv.alignment() >= scalarSize(lv.t) && fitsInt16(lv.off) {
+		return lv.base, lv.off, &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.bare(lv.core.root), Access: lv.core.access()}
+	}
+	base, off := fl.memBase(lv)
+	return base, off, nil
 }
 
 // storeVar initialises a local from v (converted to the local's type).
@@ -227,8 +239,11 @@ func (fl *fnLowerer) storeVar(lv *local, v value) {
 }
 
 func (fl *fnLowerer) lvalueOfLocal(lv *local) lvalue {
-	if lv.slot != nil {
+	switch {
+	case lv.slot != nil:
 		return lvalue{t: lv.typ, slot: lv.slot}
+	case lv.ptr != 0:
+		return lvalue{t: lv.typ, base: lv.ptr, align: align(lv.typ)}
 	}
 	return lvalue{t: lv.typ, reg: lv}
 }

@@ -40,6 +40,9 @@ type program struct {
 	NoBPFTool string // CLANG-BPFTOOL: skip REASON
 	CPU       int    // CPU: vN, for both compilers (0: default, v3)
 	ClangCPU  int    // CLANG-CPU: vN, for clang only (it has no signed division below v4)
+	// ClangRejects (CLANG-REJECTS: TEXT) marks C that bpfcc compiles and
+	// clang-19 rejects with TEXT in its message; the clang tests check that.
+	ClangRejects string
 	// XFail (BPFCC-XFAIL: REASON) marks a program bpfcc compiles but the
 	// kernel rejects: the tests assert that it still fails, so a fix shows.
 	XFail string
@@ -276,6 +279,8 @@ func parseProgram(path string, src []byte) (*program, error) {
 			p.NoBPFTool = reason
 		case "BPFCC-XFAIL":
 			p.XFail = arg
+		case "CLANG-REJECTS":
+			p.ClangRejects = arg
 		case "ERROR", "TODO", "NOTE":
 			// Not for corpus programs, or free text.
 		default:

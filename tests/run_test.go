@@ -95,11 +95,24 @@ func compileClang(clang string, p *program, dir string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, clang, clangArgs(p, p.Path, out)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	msg, err := cmd.CombinedOutput()
+	switch {
+	case p.ClangRejects != "" && err == nil:
+		return nil, fmt.Errorf("clang-19 %s: compiled, but the program says CLANG-REJECTS: %s", p.Path, p.ClangRejects)
+	case p.ClangRejects != "" && !strings.Contains(string(msg), p.ClangRejects):
+		return nil, fmt.Errorf("clang-19 %s: failed without %q:\n%s", p.Path, p.ClangRejects, msg)
+	case p.ClangRejects != "":
+		return nil, errClangRejects
+	case err != nil:
 		return nil, fmt.Errorf("clang-19 %s: %v\n%s", p.Path, err, msg)
 	}
 	return os.ReadFile(out)
 }
+
+// errClangRejects is compileClang's answer for a program that clang
+// rejects as its CLANG-REJECTS line says: C bpfcc compiles and clang does
+// not, so there is nothing to compare.
+var errClangRejects = errors.New("clang rejects this program, as expected")
 
 // bpfccOptions maps a program's CFLAGS onto bpfcc.Options.
 func bpfccOptions(p *program) bpfcc.Options {

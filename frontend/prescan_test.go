@@ -1,0 +1,36 @@
+package frontend
+
+import (
+	"strings"
+	"testing"
+)
+
+// What would crash or hang cc is reported, at the right place; what is
+// valid C passes.
+func TestPrescan(t *testing.T) {
+	cases := []struct {
+		src, want string
+		line, col int
+	}{
+		{"int f(void) { return " + strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300) + "; }", "nested more than 256", 1, 21 + 256},
+		{"int " + strings.Repeat("*", 300) + "p;", "pointer levels", 1, 5 + 256},
+		{"int a" + strings.Repeat("[1]", 300) + ";", "array dimensions", 1, 6 + 3*256},
+		{"struct rec {\n\tint id;\n\tstruct rec b, c;\n};", "'struct rec': a struct cannot contain itself", 3, 9},
+		{"union u { int x; struct { union u in; } s; };", "'union u'", 1, 33},
+		// Valid: pointers to itself, prototypes taking it, same tag elsewhere.
+		{"struct rec { struct rec *next; void (*cb)(struct rec r); int a[2][3]; };\nstruct rec r = { 0 };", "", 0, 0},
+		{"#define X ((((((((((((((((((\n// ((((((( \"(((\"\nchar *s = \"((((\";", "", 0, 0},
+		{"int g" + strings.Repeat("[1]", 256) + ";", "", 0, 0},
+	}
+	for _, c := range cases {
+		d := prescan("x.c", []byte(c.src))
+		switch {
+		case c.want == "" && d != nil:
+			t.Errorf("%.40q: unexpected %v", c.src, d)
+		case c.want != "" && d == nil:
+			t.Errorf("%.40q: no diagnostic, want %q", c.src, c.want)
+		case c.want != "" && (!strings.Contains(d.Msg, c.want) || d.Line != c.line || d.Col != c.col):
+			t.Errorf("%.40q: got %d:%d %q, want %d:%d %q", c.src, d.Line, d.Col, d.Msg, c.line, c.col, c.want)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+// Tests: structs passed and returned by value to and from functions that
+// stay bpf-to-bpf calls: a pointer to a copy made for the call, a hidden
+// first argument for the result, and BTF prototypes that say so. clang
+// rejects these; struct_by_value.c is the inlined form both compile.
+// RUN: socket
+// CLANG-REJECTS: aggregate returns are not supported
+// EXPECT: retval=0
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+struct key {
+	__u32 saddr, daddr;
+	__u16 sport, dport;
+	__u8 proto;
+};
+
+struct pair {
+	__u64 a, b;
+};
+
+static __attribute__((noinline)) struct key flip(struct key k)
+{
+	struct key r = { k.daddr, k.saddr, k.dport, k.sport, k.proto };
+
+	k.saddr = 0; /* the caller's k is not touched */
+	return r;
+}
+
+static __attribute__((noinline)) struct pair mk(__u64 x)
+{
+	struct pair p = { x, x * 2 };
+
+	return p;
+}
+
+static __attribute__((noinline)) __u64 sum(struct pair p)
+{
+	p.a += 1;
+	return p.a + p.b;
+}
+
+SEC("socket")
+int struct_by_value_calls(struct __sk_buff *skb)
+{
+	volatile __u32 len = 60;
+	struct key k = { 1, 2, 3, 4, 6 };
+	struct key f = flip(k);
+	struct pair p = mk(len);
+
+	if (f.saddr != 2 || f.daddr != 1 || f.sport != 4 || f.dport != 3 || f.proto != 6)
+		return 1;
+	if (k.saddr != 1)
+		return 2;
+	if (sum(p) != 181 || p.a != 60)
+		return 3;
+	if (flip(flip(k)).dport != 4)
+		return 4;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
