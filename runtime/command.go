@@ -22,10 +22,16 @@ type command struct {
 }
 
 // startCommand starts argv held at the gate. A single argument with spaces
-// is split on white space (-c 'CMD ARGS').
+// that is not an existing file is a command line, split by SplitCommand.
 func startCommand(argv []string, opts *Options) (*command, error) {
-	if len(argv) == 1 && strings.ContainsAny(argv[0], " \t") {
-		argv = strings.Fields(argv[0])
+	if len(argv) == 1 && strings.ContainsAny(argv[0], " \t\n") {
+		if _, err := os.Stat(argv[0]); err != nil {
+			words, err := SplitCommand(argv[0])
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrCommand, err)
+			}
+			argv = words
+		}
 	}
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("%w: empty command", ErrCommand)
@@ -84,4 +90,70 @@ func (c *command) stop() {
 		c.cmd.Process.Kill()
 		<-c.done
 	}
+}
+
+// SplitCommand splits a command line into words as a shell does for simple
+// commands, without running one: words are separated by blanks; 'single
+// quotes' keep everything literally; in "double quotes" a backslash
+// escapes " \\ $ or ` ; outside quotes a backslash keeps the next
+// character. Nothing is expanded: an unquoted |, &, ;, <, >, (, ), $ or `
+// (or $ or ` in double quotes) is an error that says so, as is an
+// unterminated quote.
+func SplitCommand(line string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	rs := []rune(line)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := i + 1
+			for j < len(rs) && rs[j] != '\'' {
+				j++
+			}
+			if j == len(rs) {
+				return nil, fmt.Errorf("command %q: unterminated ' quote", line)
+			}
+			w.WriteString(string(rs[i+1 : j]))
+			inWord, i = true, j
+		case c == '"':
+			j := i + 1
+			for ; j < len(rs) && rs[j] != '"'; j++ {
+				if rs[j] == '\\' && j+1 < len(rs) && strings.ContainsRune("\"\\$`", rs[j+1]) {
+					j++
+				} else if rs[j] == '$' || rs[j] == '`' {
+					return nil, fmt.Errorf("command %q: %q needs a shell, and the command is run without one: quote it with ', or run the shell yourself (-c \"sh -c '...'\")", line, rs[j])
+				}
+				w.WriteRune(rs[j])
+			}
+			if j == len(rs) {
+				return nil, fmt.Errorf("command %q: unterminated \" quote", line)
+			}
+			inWord, i = true, j
+		case c == '\\':
+			if i+1 < len(rs) {
+				i++
+				if rs[i] != '\n' {
+					w.WriteRune(rs[i])
+				}
+			}
+			inWord = true
+		case strings.ContainsRune("|&;<>()$`", c):
+			return nil, fmt.Errorf("command %q: %q needs a shell, and the command is run without one: quote it, or run the shell yourself (-c \"sh -c '...'\")", line, c)
+		default:
+			w.WriteRune(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
 }

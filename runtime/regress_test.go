@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +68,39 @@ func TestHistTopBuckets(t *testing.T) {
 	}
 	if h, _ := histOf(ms); h.label(1) != "[1]" || h.label(11) != "[1K, 2K)" || h.label(0) != "[0]" {
 		t.Errorf("labels: %q %q %q", h.label(0), h.label(1), h.label(11))
+	}
+}
+
+// TestSplitCommand: -c's text splits like a shell's simple command, and
+// what needs a shell is an error rather than a literal argument.
+func TestSplitCommand(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{in: "", want: nil},
+		{in: "  ./t   3 ", want: []string{"./t", "3"}},
+		{in: `./t 'a b' "c d" e\ f`, want: []string{"./t", "a b", "c d", "e f"}},
+		{in: `python3 -c 'import os; print("x $y")'`, want: []string{"python3", "-c", `import os; print("x $y")`}},
+		{in: `echo "a \"q\" \\ \$ b" ''`, want: []string{"echo", `a "q" \ $ b`, ""}},
+		{in: `a'b'"c"d`, want: []string{"abcd"}},
+		{in: `echo 'x`, err: "unterminated ' quote"},
+		{in: `echo "x`, err: `unterminated " quote`},
+		{in: `a > f`, err: `'>' needs a shell`},
+		{in: `echo $HOME`, err: `'$' needs a shell`},
+		{in: `echo "$HOME"`, err: `'$' needs a shell`},
+		{in: "a; b", err: `';' needs a shell`},
+	} {
+		got, err := SplitCommand(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: err %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/ir"
+	"github.com/bpfcc/bpfcc/runtime"
 )
 
 const version = "0.1.0"
@@ -42,8 +43,10 @@ Probe options (DWARF-bound handler arguments):
   --vars PROBE     list the variables visible at PROBE in BINARY
 
 Run options (with --load):
-  -p PID           trace only process PID
-  -c 'CMD ARGS'    run CMD, trace it, stop when it exits (or: -- CMD ARGS)
+  -p PID           trace only process PID (not with -c or --)
+  -c 'CMD ARGS'    run CMD, trace it, stop when it exits (or: -- CMD ARGS);
+                   split like a shell's simple command: quotes and
+                   backslashes, no pipes, redirections or expansion
   --duration D     stop after D (e.g. 5s)
   --iface NAME     network interface for XDP and TC programs
   --json           print maps and events as JSON
@@ -128,6 +131,9 @@ func parseArgs(args []string) (*config, error) {
 			}
 			c.command = args[i+1:]
 			i = len(args)
+			if len(c.command) == 0 {
+				return nil, fmt.Errorf("'--' needs a command after it (-- CMD ARGS)")
+			}
 		case a == "-h" || a == "--help":
 			c.help = true
 		case a == "--version":
@@ -140,7 +146,7 @@ func parseArgs(args []string) (*config, error) {
 			// cc's "compile only": the default.
 		case a == "-c":
 			if v, err = next(&i, a); err == nil {
-				c.command = strings.Fields(v)
+				c.command, err = commandLine(v)
 			}
 		case a == "-o":
 			c.out, err = next(&i, a)
@@ -207,11 +213,19 @@ func parseArgs(args []string) (*config, error) {
 			v, err = next(&i, a)
 			if err == nil {
 				c.pid, err = strconv.Atoi(v)
+				if err != nil || c.pid <= 0 {
+					err = fmt.Errorf("-p %q: want the id of a running process (a positive number)", v)
+				}
 			}
 		case a == "--duration":
 			v, err = next(&i, a)
 			if err == nil {
 				c.duration, err = time.ParseDuration(v)
+				if err != nil {
+					err = fmt.Errorf("--duration %q: want a duration such as 500ms, 5s or 2m", v)
+				} else if c.duration <= 0 {
+					err = fmt.Errorf("--duration %q: want a positive duration such as 500ms, 5s or 2m (without --duration the run lasts until Ctrl-C)", v)
+				}
 			}
 		case a == "--iface":
 			c.iface, err = next(&i, a)
@@ -234,6 +248,9 @@ func parseArgs(args []string) (*config, error) {
 	if c.vars != "" {
 		return c, nil
 	}
+	if c.pid != 0 && len(c.command) > 0 {
+		return nil, fmt.Errorf("-p cannot be combined with a command (-c or --): the command started is the process traced")
+	}
 	if c.load && len(positional) == 2 {
 		c.probe, positional = positional[0], positional[1:]
 	}
@@ -246,6 +263,19 @@ func parseArgs(args []string) (*config, error) {
 		return nil, fmt.Errorf("more than one input file: %s", strings.Join(positional, " "))
 	}
 	return c, nil
+}
+
+// commandLine splits -c's text into words like a shell's simple command
+// (quotes and backslashes; no expansion, pipes or redirections).
+func commandLine(v string) ([]string, error) {
+	words, err := runtime.SplitCommand(v)
+	if err != nil {
+		return nil, fmt.Errorf("-c: %w", err)
+	}
+	if len(words) == 0 {
+		return nil, fmt.Errorf("-c needs a command to run (-c 'CMD ARGS')")
+	}
+	return words, nil
 }
 
 func dumpIR(m *ir.Module) { fmt.Fprintln(os.Stderr, m) }

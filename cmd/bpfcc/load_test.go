@@ -605,7 +605,7 @@ func TestLoadExitStatus(t *testing.T) {
 	}{
 		{"ok", []string{"--load", "process", obj, "-x", e.target, "-c", e.target + " 3"}, 0, ""},
 		{"no input", []string{"--load"}, 2, "no input file"},
-		{"bad duration", []string{"--load", src, "--duration", "soon"}, 2, "invalid duration"},
+		{"bad duration", []string{"--load", src, "--duration", "soon"}, 2, "want a duration such as"},
 		{"unknown option", []string{"--load", src, "--frobnicate"}, 2, "unknown option --frobnicate"},
 		{"-c without argument", []string{"--load", src, "-c"}, 2, "-c needs an argument"},
 		{"no such symbol", []string{"--load", "no_such_function", obj, "-x", e.target, "-c", e.target + " 3"}, 1, "no_such_function"},

@@ -64,6 +64,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	if out := cfg.writesTo(); out != "" && sameFile(cfg.input, out) {
+		// gcc refuses too: writing the object would destroy the source.
+		fmt.Fprintf(stderr, "bpfcc: input file %s is the same as output file %s\n", cfg.input, out)
+		return exitUsage
+	}
 	res, err := compile(cfg, stderr)
 	if err != nil {
 		return reportError(err, cfg, stderr)
@@ -76,6 +81,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return writeOut(cfg.out, []byte(res.Listing), stderr)
 	}
 	return writeOut(cfg.outPath(), res.Object, stderr)
+}
+
+// writesTo is the file a compile writes ("" for standard output).
+func (c *config) writesTo() string {
+	if c.listing && (c.out == "" || c.out == "-") {
+		return ""
+	}
+	return c.outPath()
+}
+
+// sameFile reports whether a and b name the same existing file (also
+// through links or different spellings of the path).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func compile(cfg *config, stderr io.Writer) (*bpfcc.Result, error) {

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRunArgsUsage: run options that would run forever or trace nothing
+// are usage errors (exit 2) with a message naming the option.
+func TestRunArgsUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--load", "p.c", "--duration", "-1s"}, `--duration "-1s": want a positive duration`},
+		{[]string{"--load", "p.c", "--duration", "0"}, `--duration "0": want a positive duration`},
+		{[]string{"--load", "p.c", "--duration", "soon"}, `--duration "soon": want a duration such as`},
+		{[]string{"--load", "p.c", "-c", ""}, "-c needs a command to run"},
+		{[]string{"--load", "p.c", "-c", "  "}, "-c needs a command to run"},
+		{[]string{"--load", "p.c", "-c", "./t 'unterminated"}, "unterminated ' quote"},
+		{[]string{"--load", "p.c", "-c", "./t | wc"}, `'|' needs a shell`},
+		{[]string{"--load", "p.c", "-p", "-5"}, `-p "-5": want the id of a running process`},
+		{[]string{"--load", "p.c", "-p", "abc"}, `-p "abc": want the id of a running process`},
+		{[]string{"--load", "p.c", "-p", "0"}, `-p "0": want the id`},
+		{[]string{"--load", "p.c", "-p", "42", "-c", "./t 3"}, "-p cannot be combined with a command"},
+		{[]string{"--load", "p.c", "-p", "42", "--", "./t", "3"}, "-p cannot be combined with a command"},
+		{[]string{"--load", "p.c", "--"}, "'--' needs a command"},
+	} {
+		var so, se bytes.Buffer
+		code := run(tc.args, &so, &se)
+		if code != exitUsage || !strings.Contains(se.String(), tc.want) || strings.Contains(se.String(), "strconv") {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, se.String(), exitUsage, tc.want)
+		}
+	}
+	c, err := parseArgs([]string{"--load", "p.c", "-c", `./t 'a b' "c \"d\"" e\ f`})
+	if err != nil || !slices.Equal(c.command, []string{"./t", "a b", `c "d"`, "e f"}) {
+		t.Errorf("-c split: %q, %v", c.command, err)
+	}
+}
+
+// TestOutputIsInput: -o naming the input file is refused, as gcc does, and
+// the source is left as it was (it was replaced by the object).
+func TestOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "x.c")
+	text := "int x;\n"
+	os.WriteFile(src, []byte(text), 0o644)
+	link := filepath.Join(dir, "y.c")
+	os.Symlink(src, link)
+	for _, args := range [][]string{
+		{src, "-o", src},
+		{src, "-o" + src},
+		{src, "-o", filepath.Join(dir, ".", "x.c")},
+		{src, "-o", link},
+		{"-S", src, "-o", src},
+	} {
+		var so, se bytes.Buffer
+		code := run(args, &so, &se)
+		if code != exitUsage || !strings.Contains(se.String(), "is the same as output file") {
+			t.Errorf("%q: exit %d, %q", args, code, se.String())
+		}
+		if b, _ := os.ReadFile(src); string(b) != text {
+			t.Fatalf("%q overwrote the source: %q", args, b)
+		}
+	}
+	var so, se bytes.Buffer
+	if code := run([]string{src, "-o", filepath.Join(dir, "x.o")}, &so, &se); code != exitOK {
+		t.Errorf("a different -o: exit %d %s", code, se.String())
+	}
+}
