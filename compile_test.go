@@ -2,8 +2,11 @@ package bpfcc
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cilium/ebpf/btf"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -103,5 +106,31 @@ func TestInputLimitsAndMistakes(t *testing.T) {
 	}
 	if ms := res.Spec.Maps[".data"]; ms == nil || ms.ValueSize != 8 {
 		t.Errorf("tentative definitions: .data = %+v", ms)
+	}
+}
+
+// btf_decl_tag attributes on maps and globals reach the object's BTF, as
+// with clang (the runtime reads bpfcc:hist and friends from them).
+func TestDeclTags(t *testing.T) {
+	src := `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __type(key, __u32); __type(value, __u64); __uint(max_entries, 4); } lat SEC(".maps") __attribute__((btf_decl_tag("bpfcc:lhist:-50:10")));
+__u64 total __attribute__((btf_decl_tag("a"), btf_decl_tag("b")));
+SEC("socket") int p(struct __sk_buff *skb) { __u32 k = 0; __u64 *v = bpf_map_lookup_elem(&lat, &k); if (v) *v += 1; total++; return 0; }
+char LICENSE[] SEC("license") = "GPL";
+`
+	res, err := Compile("tags.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tags := res.Spec.Maps["lat"].Tags; len(tags) != 1 || tags[0] != "bpfcc:lhist:-50:10" {
+		t.Errorf("map lat tags = %q", tags)
+	}
+	vs := res.Spec.Variables["total"]
+	if vs == nil {
+		t.Fatal("no variable total")
+	}
+	if v, ok := btf.Type(vs.Type).(*btf.Var); !ok || !slices.Contains(v.Tags, "a") || !slices.Contains(v.Tags, "b") || len(v.Tags) != 2 {
+		t.Errorf("variable total: %#v", vs.Type)
 	}
 }

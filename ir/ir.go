@@ -343,6 +343,8 @@ type Global struct {
 	// volatile object (which the loader may rewrite before loading) must
 	// not be marked. (Added for codegen's load folding; lower sets it.)
 	Const bool
+	// Tags are the variable's btf_decl_tag attributes.
+	Tags []string
 }
 
 // Map is a map definition in ".maps". BTF is the anonymous struct of
@@ -356,6 +358,8 @@ type Map struct {
 	// definition where a pointer to Sym goes (the `values` array).
 	Inner []MapInit
 	Pos   Pos
+	// Tags are the map variable's btf_decl_tag attributes.
+	Tags []string
 }
 
 // MapInit is one relocation inside a map definition.

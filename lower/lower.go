@@ -6,6 +6,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -270,7 +271,55 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 		default:
 			l.dataVar(d, id, name, static, sec)
 		}
+		l.tagVar(d, name, declTags(d.Type().Attributes(), id.AttributeSpecifierList))
 	}
+}
+
+// tagVar records btf_decl_tag attributes on the map or global named name.
+func (l *lowerer) tagVar(d *cc.Declarator, name string, tags []string) {
+	if len(tags) == 0 {
+		return
+	}
+	for _, mp := range l.m.Maps {
+		if mp.Name == name {
+			mp.Tags = tags
+			return
+		}
+	}
+	if g := l.globals[d]; g != nil && g.g != nil {
+		g.g.Tags = tags
+	}
+}
+
+// declTags returns the values of every btf_decl_tag("...") attribute, in
+// order (clang emits one BTF DECL_TAG each).
+func declTags(a *cc.Attributes, list *cc.AttributeSpecifierList) []string {
+	var tags []string
+	if a != nil {
+		for _, n := range []string{"btf_decl_tag", "__btf_decl_tag__"} {
+			for _, v := range a.AttrValue(n) {
+				if s, ok := v.(cc.StringValue); ok {
+					tags = append(tags, strings.TrimRight(string(s), "\x00"))
+				}
+			}
+		}
+	}
+	for ; list != nil; list = list.AttributeSpecifierList {
+		if as := list.AttributeSpecifier; as != nil {
+			for vl := as.AttributeValueList; vl != nil; vl = vl.AttributeValueList {
+				av := vl.AttributeValue
+				if av == nil || strings.Trim(av.Token.SrcStr(), "_") != "btf_decl_tag" || av.ArgumentExpressionList == nil {
+					continue
+				}
+				if v, ok := av.ArgumentExpressionList.AssignmentExpression.Value().(cc.StringValue); ok {
+					if s := strings.TrimRight(string(v), "\x00"); !slices.Contains(tags, s) {
+						tags = append(tags, s)
+					}
+				}
+			}
+		}
+	}
+	return tags
 }
 
 func (l *lowerer) externVar(d *cc.Declarator, id *cc.InitDeclarator) {

@@ -74,6 +74,7 @@ type Map struct {
 	BTF *btf.Struct
 	// Inner holds map-in-map initialisers (relocations inside .maps).
 	Inner []MapInit
+	Tags  []string // btf_decl_tag attributes
 }
 
 // MapInit places a pointer to map Sym at byte offset Off of the definition.
@@ -100,6 +101,7 @@ type Var struct {
 	Size   int
 	Static bool
 	BTF    btf.Type
+	Tags   []string // btf_decl_tag attributes
 }
 
 // CoreReloc is a CO-RE relocation of the instruction that carries it (see

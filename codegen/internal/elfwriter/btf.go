@@ -159,8 +159,9 @@ func (w *writer) addMapsBTF(b *btf.Builder) error {
 		if ml.m.Static {
 			v.Linkage = btf.StaticVar
 		}
+		v.Tags = slices.Clone(ml.m.Tags)
 		if _, ok := w.o.Output[ml.m.Name]; ok {
-			v.Tags = []string{OutputTag}
+			v.Tags = append(v.Tags, OutputTag)
 		}
 		ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: v, Offset: uint32(ml.off), Size: uint32(ml.size)})
 	}
@@ -184,7 +185,7 @@ func (w *writer) addDataBTF(b *btf.Builder) error {
 			if v.BTF == nil {
 				continue
 			}
-			bv := &btf.Var{Name: v.Name, Type: btf.Copy(v.BTF), Linkage: btf.GlobalVar}
+			bv := &btf.Var{Name: v.Name, Type: btf.Copy(v.BTF), Linkage: btf.GlobalVar, Tags: slices.Clone(v.Tags)}
 			if v.Static {
 				bv.Linkage = btf.StaticVar
 			}
