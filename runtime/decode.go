@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cilium/ebpf/btf"
 )
@@ -27,8 +29,9 @@ type Field struct {
 }
 
 // Record is a decoded struct or union: its members in declaration order.
-// Values are int64, uint64, bool, float64, string (char arrays, enum names,
-// pointers as hex), []any (other arrays) or Record.
+// Values are int64, uint64, bool, float64, string (char arrays holding text,
+// enum names, pointers as hex), Bytes (other char arrays), []any (other
+// arrays) or Record.
 type Record []Field
 
 // MarshalJSON encodes r as a JSON object that keeps member order.
@@ -185,10 +188,10 @@ func isCharElem(t btf.Type) bool {
 func decodeArray(t *btf.Array, b []byte, depth int) (any, error) {
 	if isCharElem(t.Type) {
 		s := b[:t.Nelems]
-		if i := bytes.IndexByte(s, 0); i >= 0 {
-			s = s[:i]
+		if text, ok := asText(s); ok {
+			return text, nil
 		}
-		return string(s), nil
+		return Bytes(bytes.Clone(s)), nil
 	}
 	esize, err := btf.Sizeof(t.Type)
 	if err != nil {
@@ -203,6 +206,37 @@ func decodeArray(t *btf.Array, b []byte, depth int) (any, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// Bytes is a char array that is not text: its bytes, printed as "0x" and
+// two hex digits per byte in memory order (not a number), in text and JSON.
+type Bytes []byte
+
+func (b Bytes) String() string { return hexString(b) }
+
+// MarshalJSON encodes b as its hex string.
+func (b Bytes) MarshalJSON() ([]byte, error) { return json.Marshal(hexString(b)) }
+
+// asText returns a char array as a string when it holds text: printable
+// UTF-8 (tabs and newlines allowed) up to the first NUL and only NULs after
+// it, or printable all along. Anything else would lose bytes as a string.
+func asText(s []byte) (string, bool) {
+	n := bytes.IndexByte(s, 0)
+	if n < 0 {
+		n = len(s)
+	} else if bytes.ContainsFunc(s[n:], func(r rune) bool { return r != 0 }) {
+		return "", false
+	}
+	t := s[:n]
+	if !utf8.Valid(t) {
+		return "", false
+	}
+	for _, r := range string(t) {
+		if !unicode.IsPrint(r) && r != '\t' && r != '\n' {
+			return "", false
+		}
+	}
+	return string(t), true
 }
 
 func decodeMembers(members []btf.Member, b []byte, depth int) (any, error) {
@@ -309,6 +343,8 @@ func formatValue(b *strings.Builder, v any) {
 			formatValue(b, e)
 		}
 		b.WriteByte(']')
+	case Bytes:
+		b.WriteString(v.String())
 	case string:
 		if isToken(v) {
 			b.WriteString(v)

@@ -2,12 +2,14 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
 )
 
 // bigTable returns n decoded entries of a hash map u64 -> u64.
@@ -101,6 +103,36 @@ func TestSplitCommand(t *testing.T) {
 		}
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("%q = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestCharArraysLossless: char arrays decode as strings only when they hold
+// text; other bytes print as hex in text and JSON (0xff became "\xff" and
+// U+FFFD, and bytes after a NUL were dropped).
+func TestCharArraysLossless(t *testing.T) {
+	uchar := &btf.Int{Name: "unsigned char", Size: 1}
+	arr := func(e btf.Type) *btf.Array { return &btf.Array{Index: u32, Type: e, Nelems: 6} }
+	st := &btf.Struct{Name: "ev", Size: 12, Members: []btf.Member{
+		{Name: "bytes", Type: arr(uchar)}, {Name: "name", Type: arr(chr), Offset: 48}}}
+	for _, tc := range []struct {
+		bytes, name    []byte
+		text, jsonText string
+	}{
+		{[]byte{0xff, 0, 0, 0, 0, 0x10}, []byte("abc\x00\x00\x00"), `bytes=0xff0000000010 name=abc`, `{"bytes":"0xff0000000010","name":"abc"}`},
+		{[]byte("hi you"), []byte("a\x00\x00x\x00\x00"), `bytes="hi you" name=0x610000780000`, `{"bytes":"hi you","name":"0x610000780000"}`},
+		{make([]byte, 6), []byte("é\tz\x00\x00\x00"), `bytes="" name="é\tz"`, `{"bytes":"","name":"é\tz"}`},
+		{[]byte{0, 1, 2, 3, 4, 5}, []byte{'a', 0xc3, 0, 0, 0, 0}, `bytes=0x000102030405 name=0x61c300000000`, `{"bytes":"0x000102030405","name":"0x61c300000000"}`},
+	} {
+		v, err := Decode(st, append(append([]byte{}, tc.bytes...), tc.name...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FormatRecord(v); got != tc.text {
+			t.Errorf("text %q, want %q", got, tc.text)
+		}
+		if got, _ := json.Marshal(v); string(got) != tc.jsonText {
+			t.Errorf("json %s, want %s", got, tc.jsonText)
 		}
 	}
 }
