@@ -40,6 +40,8 @@ var (
 	ErrSection = errors.New("unsupported section")
 	// ErrNoInterface: an XDP or TC program needs a network interface.
 	ErrNoInterface = errors.New("no network interface")
+	// ErrBTF: the kernel rejected the object's BTF (its type information).
+	ErrBTF = errors.New("the kernel rejected the object's BTF (type information)")
 	// ErrVerifier: the verifier rejected a program (see *VerifierReport).
 	ErrVerifier = errors.New("rejected by the verifier")
 )
@@ -56,6 +58,7 @@ var hints = []struct {
 	{ErrNoSymbol, "check the function name: it must be a function symbol of the binary (nm -D or nm BINARY lists them); stripped binaries need an address (BINARY:0xOFFSET)"},
 	{ErrNoTarget, "name the attach point in the section (SEC(\"uprobe//path/bin:func\")) or with --load PROBE"},
 	{ErrNoInterface, "give the network interface with --iface NAME"},
+	{ErrBTF, "the object's .BTF section is damaged or uses what this kernel's BTF checker refuses (the reason names the type); rebuild the object, or look at it with bpftool btf dump file OBJECT"},
 	{ErrVerifier, "the report above shows the instruction the verifier refused and its source line"},
 }
 

@@ -88,11 +88,38 @@ func load(spec *ebpf.CollectionSpec, opts *Options) (*ebpf.Collection, error) {
 		}
 	}
 	var ve *ebpf.VerifierError
+	if errors.As(err, &ve) && strings.Contains(err.Error(), "load BTF: ") {
+		return nil, fmt.Errorf("%w: %w", ErrLoad, btfRejection(err, ve))
+	}
 	if errors.As(err, &ve) {
 		r := newReport(spec, programOf(err), ve, opts.SourcePath)
 		return nil, fmt.Errorf("%w: %w", ErrLoad, r)
 	}
 	return nil, fmt.Errorf("%w: %w", ErrLoad, classify(err))
+}
+
+// btfRejection describes the kernel refusing the object's BTF, which
+// happens before any program reaches the verifier: the kernel's reason is
+// the last line of the BTF log ("[1] FUNC o_work type_id=6 Invalid name").
+func btfRejection(err error, ve *ebpf.VerifierError) error {
+	what := ""
+	if p := programOf(err); p != "" {
+		what = " (loading program " + p + ")"
+	} else if m, ok := strings.CutPrefix(err.Error(), "map "); ok {
+		name, _, _ := strings.Cut(m, ":")
+		what = " (creating map " + name + ")"
+	}
+	reason := ""
+	for i := len(ve.Log) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(ve.Log[i]); l != "" {
+			reason = l
+			break
+		}
+	}
+	if reason == "" && ve.Cause != nil {
+		reason = ve.Cause.Error()
+	}
+	return fmt.Errorf("%w%s: %s", ErrBTF, what, reason)
 }
 
 func isProgramError(err error) bool { return strings.HasPrefix(err.Error(), "program ") }

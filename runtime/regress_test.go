@@ -2,7 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"debug/elf"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -135,4 +140,86 @@ func TestCharArraysLossless(t *testing.T) {
 			t.Errorf("json %s, want %s", got, tc.jsonText)
 		}
 	}
+}
+
+// TestHostileObjects: a damaged .bss size is refused before anything is
+// allocated (it took 4 GB and 15 s), truncated and empty files say they
+// are not ELF objects (was a bare "EOF"), and a BTF the kernel refuses is
+// not reported as a verifier rejection.
+func TestHostileObjects(t *testing.T) {
+	good, err := os.ReadFile("testdata/reject.bpf.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := os.ReadFile("testdata/bss_4g.bpf.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"empty", nil, "not a valid ELF object: the file is empty"},
+		{"truncated", good[:100], "not a valid ELF object: truncated"},
+		{"text", []byte(strings.Repeat("int main;\n", 20)), "not a valid ELF object: bad magic number"},
+		{"x86", func() []byte { b := bytes.Clone(good); b[18] = 62; return b }(), "not a valid ELF object: the object is for EM_X86_64, not BPF"},
+		{"bss 4 GiB", big, "data section .bss is 4294967295 bytes, over the limit"},
+		{"section past the end", patchSection(t, good, ".text", 24, 1<<40), "extends past the end of the"},
+		{"huge section", patchSection(t, good, ".text", 32, 1<<40), "extends past the end of the"},
+	} {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		before := m.TotalAlloc
+		_, err := LoadSpec(bytes.NewReader(tc.b))
+		runtime.ReadMemStats(&m)
+		if err == nil || !errors.Is(err, ErrLoad) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+		if m.TotalAlloc-before > 16<<20 {
+			t.Errorf("%s: LoadSpec allocated %d MB", tc.name, (m.TotalAlloc-before)>>20)
+		}
+	}
+	f, _ := os.Open("testdata/bss_4g.bpf.o")
+	defer f.Close()
+	if _, err := LoadSpec(f); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Errorf("from a file: %v", err)
+	}
+
+	needKernel(t)
+	b, err := os.ReadFile("testdata/btf_reject.bpf.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := LoadSpec(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runSpec(t, spec, Options{Probe: "/bin/true:main", Duration: time.Millisecond})
+	var r *VerifierReport
+	if !errors.Is(err, ErrBTF) || errors.Is(err, ErrVerifier) || errors.As(err, &r) || !strings.Contains(err.Error(), "Invalid name") {
+		t.Errorf("BTF rejection: %v", err)
+	}
+	if d := Describe(err); strings.Contains(d, "verifier") || strings.Contains(d, "magic: 0xeb9f") {
+		t.Errorf("BTF rejection described as %q", d)
+	}
+}
+
+// patchSection returns a copy of obj with the 8-byte field at off (24:
+// sh_offset, 32: sh_size) of section name's header set to v.
+func patchSection(t *testing.T, obj []byte, name string, off int, v uint64) []byte {
+	f, err := elf.NewFile(bytes.NewReader(obj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoff := binary.LittleEndian.Uint64(obj[0x28:])
+	for i, s := range f.Sections {
+		if s.Name == name {
+			b := bytes.Clone(obj)
+			binary.LittleEndian.PutUint64(b[int(shoff)+64*i+off:], v)
+			return b
+		}
+	}
+	t.Fatalf("no section %s", name)
+	return nil
 }
