@@ -254,13 +254,24 @@ func (va *valueAnalysis) address(st *vstate, in *ir.Instr) (*ir.Slot, int64, boo
 // about all of s when size is 0.
 func clobber(st *vstate, s *ir.Slot, off int64, size int) {
 	kept := st.mem[:0]
+	var rest []memEnt
 	for _, e := range st.mem {
 		if e.slot == s && (size == 0 || (e.off < off+int64(size) && off < e.off+int64(e.size))) {
+			if size != 0 && e.val.IsImm {
+				// The bytes of a known constant outside the new store stay
+				// known (a struct zeroed, then fields written over it).
+				for p := e.off; p < e.off+int64(e.size); p++ {
+					if p < off || p >= off+int64(size) {
+						b := uint64(e.val.Imm) >> (8 * (p - e.off)) & 0xff
+						rest = append(rest, memEnt{slot: s, off: p, size: 1, val: ir.Imm(int64(b))})
+					}
+				}
+			}
 			continue
 		}
 		kept = append(kept, e)
 	}
-	st.mem = kept
+	st.mem = append(kept, rest...)
 }
 
 // loadValue looks up size bytes at s+off: an immediate (already extended
@@ -465,6 +476,14 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 		}
 		forEachUse(in, subst)
 	case ir.OpFrameAddr:
+	case ir.OpExt:
+		if !in.Signed && in.Bits == 32 && !in.A.IsImm && va.zext[in.A.Reg] {
+			// Zero-extending what is zero-extended already: a copy.
+			*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
+			return
+		}
+		forEachUse(in, subst)
+		foldInstr(in)
 	default:
 		if in.Dst != 0 && pure(in) {
 			var v aval
