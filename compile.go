@@ -95,7 +95,11 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	stage = "binding"
 	var handlers []lower.Handler
 	if sh := lower.Inspect(u); len(sh.Config) > 0 || len(opts.Probes) > 0 || len(opts.Binds) > 0 || opts.DefaultProbe != "" || bind.NeedsBinding(sh) {
-		handlers, err = bind.Resolve(sh, bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds, DefaultProbe: opts.DefaultProbe})
+		bo := bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds, DefaultProbe: opts.DefaultProbe}
+		if opts.DefaultProbe != "" {
+			bo.Funcs = bind.Funcs(u)
+		}
+		handlers, err = bind.Resolve(sh, bo)
 		if err != nil {
 			return nil, err
 		}

@@ -27,9 +27,31 @@ type Options struct {
 	// Binds are --bind HANDLER.ARG=EXPR.
 	Binds []string
 	// DefaultProbe (--load PROBE) is the probe of every handler that has
-	// none: a handler with extra parameters or one in a bare "uprobe",
-	// "uretprobe" or "kprobe" section.
+	// none: a function in a bare "uprobe", "uretprobe" or "kprobe" section,
+	// one in a probe section with extra parameters, or a function without
+	// SEC() with extra parameters that Funcs says is a handler
+	// (Func.IsHandler).
 	DefaultProbe string
+	// Funcs describes the unit's functions (see Funcs); nil treats every
+	// function without SEC() that has extra parameters as a handler.
+	Funcs map[string]Func
+}
+
+// takesDefaultProbe reports whether --load PROBE binds function name.
+func takesDefaultProbe(name string, params []string, sec string, funcs map[string]Func) bool {
+	switch {
+	case bareProbeSection(sec):
+		return true
+	case len(params) < 2:
+		return false
+	case isProbeSection(sec):
+		return true
+	case sec != "":
+		return false
+	case funcs == nil:
+		return true
+	}
+	return funcs[name].IsHandler()
 }
 
 // probeFromSection turns "uprobe//bin/app:func+0x10" (or uretprobe) into
@@ -196,7 +218,7 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 		params := sh.Params[name]
 		s := all[name]
 		pos := sh.Pos[name]
-		if opts.DefaultProbe != "" && (s == nil || s.Probe == "") && (len(params) > 1 || bareProbeSection(sh.Section[name])) {
+		if opts.DefaultProbe != "" && (s == nil || s.Probe == "") && takesDefaultProbe(name, params, sh.Section[name], opts.Funcs) {
 			if s == nil {
 				s = &Spec{Handler: name, Args: map[string]string{}, Pos: pos}
 			}
