@@ -104,7 +104,12 @@ func decode(t btf.Type, b []byte, depth int) (any, error) {
 		}
 		return math.Float64frombits(binary.LittleEndian.Uint64(b)), nil
 	case *btf.Array:
+		if size > maxDecodedArray {
+			return newBlob(t, b[:size]), nil
+		}
 		return decodeArray(t, b, depth)
+	case *btf.Datasec:
+		return decodeDatasec(t, b, depth)
 	case *btf.Struct:
 		return decodeMembers(t.Members, b, depth)
 	case *btf.Union:
@@ -206,6 +211,86 @@ func decodeArray(t *btf.Array, b []byte, depth int) (any, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// maxDecodedArray is the largest array decoded element by element; larger
+// ones become a Blob, a one-line summary (a 16 MiB char array printed as a
+// 32 MB line, and an int array of millions of elements would be as many
+// values in memory).
+const maxDecodedArray = 4096
+
+// Blob summarises an array too large to print: its type, size, how many of
+// its bytes are not zero, and its first bytes.
+type Blob struct {
+	Type    string `json:"type"`
+	Size    int    `json:"size"`
+	NonZero int    `json:"nonzero"`
+	Head    string `json:"head"`
+}
+
+const blobHead = 16
+
+func newBlob(t btf.Type, b []byte) Blob {
+	nz := 0
+	for _, c := range b {
+		if c != 0 {
+			nz++
+		}
+	}
+	return Blob{Type: typeString(t), Size: len(b), NonZero: nz, Head: hexString(b[:min(len(b), blobHead)])}
+}
+
+func (b Blob) String() string {
+	return fmt.Sprintf("<%s: %d bytes, %d not zero, first %d: %s>", b.Type, b.Size, b.NonZero, min(b.Size, blobHead), b.Head)
+}
+
+// typeString spells a BTF type as C would, for summaries: "char[16777216]".
+func typeString(t btf.Type) string {
+	var dims string
+	for i := 0; i < maxDecodeDepth; i++ {
+		a, ok := skipQualifiers(t).(*btf.Array)
+		if !ok {
+			break
+		}
+		dims += fmt.Sprintf("[%d]", a.Nelems)
+		t = a.Type
+	}
+	t = skipQualifiers(t)
+	name := t.TypeName()
+	switch t.(type) {
+	case *btf.Struct:
+		name = "struct " + name
+	case *btf.Union:
+		name = "union " + name
+	case *btf.Enum:
+		name = "enum " + name
+	}
+	if t.TypeName() == "" {
+		name = strings.TrimPrefix(fmt.Sprintf("%T", t), "*btf.")
+	}
+	return name + dims
+}
+
+// decodeDatasec decodes a data section (.bss, .data, .rodata) as a record
+// of its variables by name, from the DATASEC's BTF.
+func decodeDatasec(t *btf.Datasec, b []byte, depth int) (any, error) {
+	rec := make(Record, 0, len(t.Vars))
+	for _, vs := range t.Vars {
+		v, ok := vs.Type.(*btf.Var)
+		if !ok {
+			continue
+		}
+		end := uint64(vs.Offset) + uint64(vs.Size)
+		if end > uint64(len(b)) {
+			return nil, fmt.Errorf("%w: variable %s at offset %d (%d bytes) beyond %d bytes", ErrDecode, v.Name, vs.Offset, vs.Size, len(b))
+		}
+		val, err := decode(v.Type, b[vs.Offset:end], depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("variable %s: %w", v.Name, err)
+		}
+		rec = append(rec, Field{v.Name, val})
+	}
+	return rec, nil
 }
 
 // Bytes is a char array that is not text: its bytes, printed as "0x" and
@@ -344,6 +429,8 @@ func formatValue(b *strings.Builder, v any) {
 		}
 		b.WriteByte(']')
 	case Bytes:
+		b.WriteString(v.String())
+	case Blob:
 		b.WriteString(v.String())
 	case string:
 		if isToken(v) {

@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
 )
 
 // dumpMaps prints every map that holds data: histograms as histograms, the
@@ -35,6 +38,10 @@ func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, o
 }
 
 func printMap(name string, ms *ebpf.MapSpec, es []entry, opts *Options, out *printer) {
+	if _, ok := ms.Value.(*btf.Datasec); ok && len(es) == 1 {
+		printDatasec(name, es[0].value, opts, out)
+		return
+	}
 	if h, ok := histOf(ms); ok {
 		if bs, grouped, ok := histBuckets(es); ok && h.fits(bs) {
 			switch {
@@ -54,4 +61,24 @@ func printMap(name string, ms *ebpf.MapSpec, es []entry, opts *Options, out *pri
 		return
 	}
 	out.text(formatTable(name, ms, es, opts.Verbose) + "\n")
+}
+
+// printDatasec prints a data section (.bss, .data, .rodata: -v) as its
+// variables by name, one per line; arrays too large to print are
+// summarised (see Blob).
+func printDatasec(name string, v any, opts *Options, out *printer) {
+	rec, ok := v.(Record)
+	if opts.JSON {
+		out.jsonLine(map[string]any{"type": "data", "name": name, "vars": v})
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", name)
+	if !ok {
+		fmt.Fprintf(&b, "  %s\n", FormatValue(v))
+	}
+	for _, f := range rec {
+		fmt.Fprintf(&b, "  %s = %s\n", f.Name, FormatValue(f.Value))
+	}
+	out.text(b.String() + "\n")
 }

@@ -223,3 +223,29 @@ func patchSection(t *testing.T, obj []byte, name string, off int, v uint64) []by
 	t.Fatalf("no section %s", name)
 	return nil
 }
+
+// TestDatasecByName: -v prints .bss/.data by variable name from the DATASEC
+// (was one raw hex cell keyed "0x"), and a large array is one summary, not
+// a 32 MB line.
+func TestDatasecByName(t *testing.T) {
+	big := &btf.Array{Index: u32, Type: chr, Nelems: 1 << 24}
+	ds := &btf.Datasec{Name: ".bss", Size: 16 + 1<<24, Vars: []btf.VarSecinfo{
+		{Type: &btf.Var{Name: "total", Type: u64}, Offset: 0, Size: 8},
+		{Type: &btf.Var{Name: "name", Type: &btf.Array{Index: u32, Type: chr, Nelems: 8}}, Offset: 8, Size: 8},
+		{Type: &btf.Var{Name: "big", Type: big}, Offset: 16, Size: 1 << 24},
+	}}
+	ms := &ebpf.MapSpec{Name: ".bss", Type: ebpf.Array, Key: u32, Value: ds}
+	val := make([]byte, 16+1<<24)
+	copy(val, le64(3))
+	copy(val[8:], "app")
+	val[16+5] = 1
+	text := render(t, ms, [][2][]byte{{le32(0), val}}, Options{Verbose: true})
+	want := ".bss:\n  total = 3\n  name = app\n  big = <char[16777216]: 16777216 bytes, 1 not zero, first 16: 0x00000000000100000000000000000000>\n\n"
+	if text != want {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	js := render(t, ms, [][2][]byte{{le32(0), val}}, Options{Verbose: true, JSON: true})
+	if !strings.Contains(js, `{"name":".bss","type":"data","vars":{"total":3,"name":"app","big":{"type":"char[16777216]","size":16777216,"nonzero":1,"head":"0x00000000000100000000000000000000"}}}`) || len(js) > 1000 {
+		t.Errorf("json %s", js)
+	}
+}

@@ -72,3 +72,31 @@ func TestOutputIsInput(t *testing.T) {
 		t.Errorf("a different -o: exit %d %s", code, se.String())
 	}
 }
+
+// TestLoadHelperStaysHelper: with --load PROBE, a static noinline helper
+// with two parameters (one named like a parameter of the probed function)
+// stays a helper: the run succeeds and counts every call (it was rewritten
+// into a DWARF-bound program that the verifier rejected). -v prints .bss by
+// variable name.
+func TestLoadHelperStaysHelper(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(t.TempDir(), "helper.c")
+	os.WriteFile(src, []byte(`#include <bpfcc.h>
+__u64 total;
+static __attribute__((noinline)) int add(__u64 *p, long size)
+{
+	__sync_fetch_and_add(p, 1);
+	return 0;
+}
+SEC("uprobe")
+int h(struct pt_regs *ctx)
+{
+	return add(&total, PT_REGS_PARM1(ctx));
+}
+char LICENSE[] SEC("license") = "GPL";
+`), 0o644)
+	r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-v", "-c", e.target+" 3")
+	if !strings.Contains(r.stdout, ".bss:\n  total = 3\n") {
+		t.Errorf("want .bss total = 3:\n%v", r)
+	}
+}
