@@ -9,9 +9,11 @@ import (
 	"runtime/debug"
 
 	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
 
 	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/codegen"
+	"github.com/bpfcc/bpfcc/codegen/obj"
 	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
@@ -54,7 +56,8 @@ type Options struct {
 type Result struct {
 	// Object is the ELF relocatable object.
 	Object []byte
-	// Spec is Object parsed by cilium/ebpf, ready to load.
+	// Spec is Object parsed by cilium/ebpf, ready to load; nil for the
+	// rare object only libbpf reads (a warning says why).
 	Spec *ebpf.CollectionSpec
 	// Listing is the -S listing.
 	Listing string
@@ -134,10 +137,31 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
 	}
 	spec, err := ebpf.LoadCollectionSpecFromReader(bytes.NewReader(elf))
-	if err != nil {
+	switch {
+	case err != nil && ciliumCannotRead(o) != "":
+		// libbpf loads these; cilium/ebpf (and so --load) does not.
+		spec = nil
+		warnings = append(warnings, diag.Diagnostic{File: path, Severity: diag.Warning,
+			Msg: ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"})
+	case err != nil:
 		return nil, fmt.Errorf("%w: the object bpfcc wrote does not parse: %v", ErrInternal, err)
 	}
 	return &Result{Object: elf, Spec: spec, Listing: codegen.Listing(o), Warnings: warnings, Module: m}, nil
+}
+
+// ciliumCannotRead names what in o cilium/ebpf does not read, or "":
+// typed __ksym variables (it takes only `extern const void NAME __ksym;`)
+// and __weak externs.
+func ciliumCannotRead(o *obj.Object) string {
+	for _, e := range o.Externs {
+		if _, void := e.BTF.(*btf.Void); e.Section == ".ksyms" && !void {
+			return fmt.Sprintf("__ksym variable %q has a type", e.Name)
+		}
+		if e.Weak {
+			return fmt.Sprintf("extern %q is __weak", e.Name)
+		}
+	}
+	return ""
 }
 
 func internalError(stage string, r any) error {

@@ -1,6 +1,8 @@
 package bpfcc
 
 import (
+	"bytes"
+	"debug/elf"
 	"errors"
 	"slices"
 	"strings"
@@ -132,5 +134,39 @@ char LICENSE[] SEC("license") = "GPL";
 	}
 	if v, ok := btf.Type(vs.Type).(*btf.Var); !ok || !slices.Contains(v.Tags, "a") || !slices.Contains(v.Tags, "b") || len(v.Tags) != 2 {
 		t.Errorf("variable total: %#v", vs.Type)
+	}
+}
+
+// __weak externs and typed __ksym variables compile as clang emits them
+// (undefined symbols, weak where asked); cilium/ebpf cannot read such an
+// object, so Spec is nil and a warning says so.
+func TestExternsCiliumCannotRead(t *testing.T) {
+	src := `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+extern int CONFIG_NO_SUCH_OPTION __kconfig __weak;
+extern const int bpf_prog_active __ksym;
+SEC("socket") int p(void *c) { return CONFIG_NO_SUCH_OPTION + (&bpf_prog_active != 0); }
+char LICENSE[] SEC("license") = "GPL";
+`
+	res, err := Compile("ext.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec != nil || len(res.Warnings) == 0 || !strings.Contains(res.Warnings.Error(), "loads with libbpf") {
+		t.Errorf("spec %v, warnings %v", res.Spec, res.Warnings)
+	}
+	f, err := elf.NewFile(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	binds := map[string]elf.SymBind{}
+	for _, s := range syms {
+		if s.Section == elf.SHN_UNDEF {
+			binds[s.Name] = elf.ST_BIND(s.Info)
+		}
+	}
+	if binds["CONFIG_NO_SUCH_OPTION"] != elf.STB_WEAK || binds["bpf_prog_active"] != elf.STB_GLOBAL {
+		t.Errorf("undefined symbols %v", binds)
 	}
 }

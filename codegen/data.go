@@ -25,6 +25,9 @@ func dataSections(globals []*ir.Global) ([]*obj.DataSection, error) {
 		if g.Section == "" {
 			return nil, fmt.Errorf("global %q: no section", g.Name)
 		}
+		if g.Extern {
+			continue
+		}
 		if g.Size < 0 || len(g.Init) > g.Size {
 			return nil, fmt.Errorf("global %q: initialiser of %d bytes for size %d", g.Name, len(g.Init), g.Size)
 		}

@@ -345,6 +345,9 @@ type Global struct {
 	Const bool
 	// Tags are the variable's btf_decl_tag attributes.
 	Tags []string
+	// Extern marks a variable the loader provides (Section ".kconfig" or
+	// ".ksyms"); Weak lets it stay undefined.
+	Extern, Weak bool
 }
 
 // Map is a map definition in ".maps". BTF is the anonymous struct of

@@ -322,12 +322,43 @@ func declTags(a *cc.Attributes, list *cc.AttributeSpecifierList) []string {
 	return tags
 }
 
+// externVar declares a variable the loader provides: __kconfig (section
+// ".kconfig": LINUX_KERNEL_VERSION, CONFIG_*) or __ksym (".ksyms", a kernel
+// symbol's address). Other externs are diagnosed where they are used.
 func (l *lowerer) externVar(d *cc.Declarator, id *cc.InitDeclarator) {
 	attrs := d.Type().Attributes()
 	sec := sectionOf(attrs, id.AttributeSpecifierList)
-	if sec == ".kconfig" || sec == ".ksyms" {
-		l.errorf(d, "extern %s variables (%q) are not supported yet", sec, d.Name())
+	if sec != ".kconfig" && sec != ".ksyms" {
+		return
 	}
+	if _, ok := l.globals[d]; ok {
+		return
+	}
+	t := d.Type()
+	size := typeSize(t)
+	if size == 0 && sec == ".kconfig" {
+		l.errorf(d, "extern %s variable %q has incomplete type %s", sec, d.Name(), t)
+		return
+	}
+	weak := hasAttr(attrs, "weak") || attrs.Weak() || listHasAttr(id.AttributeSpecifierList, "weak")
+	g := &ir.Global{Name: d.Name(), Section: sec, Size: int(size), Align: align(t), BTF: l.btf.typ(t), Pos: l.pos(d), Extern: true, Weak: weak}
+	l.m.Globals = append(l.m.Globals, g)
+	l.globals[d] = &global{name: g.Name, typ: t, g: g}
+	l.globalNames[g.Name] = l.globals[d]
+}
+
+// listHasAttr reports whether an attribute list names attribute name.
+func listHasAttr(list *cc.AttributeSpecifierList, name string) bool {
+	for ; list != nil; list = list.AttributeSpecifierList {
+		if as := list.AttributeSpecifier; as != nil {
+			for vl := as.AttributeValueList; vl != nil; vl = vl.AttributeValueList {
+				if av := vl.AttributeValue; av != nil && strings.Trim(av.Token.SrcStr(), "_") == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // finish orders module contents deterministically and runs module checks.

@@ -48,6 +48,10 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 			return reportError(err, cfg, stderr)
 		}
 		spec = res.Spec
+		if spec == nil {
+			fmt.Fprintf(stderr, "bpfcc: %s: cilium/ebpf cannot load this object (see the warning above)\n", cfg.input)
+			return exitInput
+		}
 	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100) // a long run: collect again

@@ -26,6 +26,8 @@ type Object struct {
 	// Debug asks for .BTF.ext func_info and line_info (-g, the default).
 	Debug     bool
 	ByteOrder binary.ByteOrder // nil means little endian
+	// Externs are the variables the loader resolves (.kconfig, .ksyms).
+	Externs []*Extern
 	// Output records, per perf event array / ring buffer map name, the type
 	// of the records it carries. The ELF writer emits it as BTF decl tags
 	// "bpfcc:output" on the map variable so the runtime can decode events.
@@ -203,4 +205,16 @@ func members(t btf.Type) []btf.Member {
 		return u.Members
 	}
 	return nil
+}
+
+// Extern is a variable the loader provides: a Kconfig value (section
+// ".kconfig": LINUX_KERNEL_VERSION, CONFIG_*) or a kernel symbol's address
+// (".ksyms"). Code reaches it through ld_imm64 with a relocation against
+// an undefined symbol; BTF describes it in a DATASEC of that name.
+type Extern struct {
+	Name    string
+	Section string
+	Size    int
+	Weak    bool // __weak: the loader may leave it zero
+	BTF     btf.Type
 }

@@ -70,6 +70,9 @@ func (w *writer) addBTF() error {
 	if err := w.addOutputBTF(b); err != nil {
 		return err
 	}
+	if err := w.addExternBTF(b); err != nil {
+		return err
+	}
 	cores, err := w.coreRelocs(b)
 	if err != nil {
 		return err
@@ -300,4 +303,31 @@ func (s *btfStrings) finish() ([]byte, error) {
 	out = append(out, s.extra.Bytes()...)
 	s.bo.PutUint32(out[20:], uint32(total))
 	return out, nil
+}
+
+// addExternBTF adds DATASEC ".kconfig" and ".ksyms" with the extern VARs,
+// which libbpf requires to know their types (size 0 and offset 0, as
+// clang leaves them for the loader).
+func (w *writer) addExternBTF(b *btf.Builder) error {
+	secs := map[string]*btf.Datasec{}
+	var order []string
+	for _, e := range w.o.Externs {
+		if e.BTF == nil {
+			return invalid("extern %s: no BTF type", e.Name)
+		}
+		ds := secs[e.Section]
+		if ds == nil {
+			ds = &btf.Datasec{Name: e.Section}
+			secs[e.Section] = ds
+			order = append(order, e.Section)
+		}
+		v := &btf.Var{Name: e.Name, Type: btf.Copy(e.BTF), Linkage: btf.ExternVar}
+		ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: v, Size: uint32(e.Size)})
+	}
+	for _, name := range order {
+		if _, err := b.Add(secs[name]); err != nil {
+			return fmt.Errorf("DATASEC %s: %w", name, err)
+		}
+	}
+	return nil
 }

@@ -240,5 +240,36 @@ func (w *writer) addSymbols() error {
 			})
 		}
 	}
+	for _, e := range w.o.Externs {
+		w.file.addSymbol(w.externs[e.Name].sym)
+	}
+	return nil
+}
+
+// externLayout is an extern variable and its undefined symbol.
+type externLayout struct {
+	e   *obj.Extern
+	sym *symbol
+}
+
+// layoutExterns checks the extern variables and gives each an undefined
+// symbol (STT_NOTYPE, global or weak), as clang does.
+func (w *writer) layoutExterns() error {
+	for i, e := range w.o.Externs {
+		if e == nil {
+			return invalid("extern #%d is nil", i)
+		}
+		if e.Section != ".kconfig" && e.Section != ".ksyms" {
+			return invalid("extern %s: section %q (want .kconfig or .ksyms)", e.Name, e.Section)
+		}
+		if err := w.claim(e.Name, "extern"); err != nil {
+			return err
+		}
+		bind := elf.STB_GLOBAL
+		if e.Weak {
+			bind = elf.STB_WEAK
+		}
+		w.externs[e.Name] = &externLayout{e: e, sym: &symbol{name: e.Name, bind: bind, typ: elf.STT_NOTYPE}}
+	}
 	return nil
 }

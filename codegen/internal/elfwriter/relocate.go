@@ -189,6 +189,14 @@ func (w *writer) resolveLoad(ins *asm.Instruction, ref string, fl *funcLayout, s
 		}
 		ins.Src = 0
 
+	case w.externs[ref] != nil:
+		// The loader supplies the value's address: imm stays 0.
+		if ins.Constant != 0 {
+			return invalid("extern %q accessed at offset %d; only its start can be addressed", ref, ins.Constant)
+		}
+		r.sym = w.externs[ref].sym
+		ins.Src = 0
+
 	case w.funcs[ref] != nil:
 		return invalid("ld_imm64 of function %q without src_reg BPF_PSEUDO_FUNC", ref)
 

@@ -101,9 +101,10 @@ type writer struct {
 	maps    map[string]*mapLayout // by map name
 	mapList []*mapLayout
 
-	data  []*dataLayout
-	vars  map[string]*varLayout // by variable name
-	names map[string]string     // global namespace: name -> kind, for clashes
+	data    []*dataLayout
+	vars    map[string]*varLayout    // by variable name
+	externs map[string]*externLayout // by name
+	names   map[string]string        // global namespace: name -> kind, for clashes
 }
 
 // progSection is an executable section and the functions placed in it.
@@ -158,6 +159,7 @@ func newWriter(o *obj.Object) (*writer, error) {
 		funcs:   make(map[string]*funcLayout),
 		maps:    make(map[string]*mapLayout),
 		vars:    make(map[string]*varLayout),
+		externs: make(map[string]*externLayout),
 		names:   make(map[string]string),
 	}
 	if w.bo == nil {
@@ -200,6 +202,7 @@ func (w *writer) write() ([]byte, error) {
 		{"lay out functions", w.layoutFuncs},
 		{"lay out maps", w.layoutMaps},
 		{"lay out data", w.layoutData},
+		{"externs", w.layoutExterns},
 		{"symbols", w.addSymbols},
 		{"encode functions", w.encodeFuncs},
 		{"maps", w.encodeMaps},
