@@ -15,6 +15,34 @@ import (
 	"github.com/cilium/ebpf/ringbuf"
 )
 
+// LostSuffix names a ring buffer's drop counter: BPFCC_OUTPUT(name, type)
+// in bpfcc.h defines name_bpfcc_lost, a per-CPU array of one u64 that
+// bpfcc_output and bpfcc_reserve increment when the buffer is full. The
+// kernel itself counts nothing for ring buffers (perf event arrays report
+// their losses in the stream).
+const LostSuffix = "_bpfcc_lost"
+
+// readLost sums a drop counter over the CPUs; 0 when it cannot be read.
+func readLost(m *ebpf.Map) uint64 {
+	var key uint32
+	var total uint64
+	switch m.Type() {
+	case ebpf.PerCPUArray, ebpf.PerCPUHash:
+		var vals []uint64
+		if m.Lookup(&key, &vals) != nil {
+			return 0
+		}
+		for _, v := range vals {
+			total += v
+		}
+	default:
+		if m.ValueSize() != 8 || m.Lookup(&key, &total) != nil {
+			return 0
+		}
+	}
+	return total
+}
+
 // perfBufferSize is the per-CPU perf ring size.
 const perfBufferSize = 64 << 10
 
@@ -31,7 +59,10 @@ type eventReader struct {
 	ring *ringbuf.Reader
 	lost atomic.Uint64
 	n    atomic.Uint64
-	wg   sync.WaitGroup
+	// lostMap is a ring buffer's BPFCC_OUTPUT drop counter (per-CPU,
+	// one u64), nil when the map has none.
+	lostMap *ebpf.Map
+	wg      sync.WaitGroup
 }
 
 // isOutputMap reports whether a map carries records to user space.
@@ -120,6 +151,9 @@ func startEvents(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options
 	for _, name := range names {
 		ms := spec.Maps[name]
 		r := &eventReader{name: name, typ: outputType(spec, ms, opts.OutputTypes)}
+		if ms.Type == ebpf.RingBuf {
+			r.lostMap = coll.Maps[name+LostSuffix]
+		}
 		var err error
 		if ms.Type == ebpf.PerfEventArray {
 			r.perf, err = perf.NewReader(coll.Maps[name], perfBufferSize)
@@ -193,6 +227,9 @@ func stopEvents(readers []*eventReader, out *printer) {
 			r.perf.Close()
 		} else {
 			r.ring.Close()
+		}
+		if r.lostMap != nil {
+			r.lost.Add(readLost(r.lostMap))
 		}
 		if n := r.lost.Load(); n > 0 {
 			out.lost(r.name, n)

@@ -34,6 +34,10 @@ func dumpable(ms *ebpf.MapSpec, verbose bool) bool {
 	if strings.HasPrefix(ms.Name, ".") || strings.Contains(ms.Name, ".rodata") || strings.Contains(ms.Name, ".data") || strings.Contains(ms.Name, ".bss") {
 		return verbose
 	}
+	// Ring buffer drop counters are reported as lost events.
+	if strings.HasSuffix(ms.Name, LostSuffix) {
+		return verbose
+	}
 	// The compiler's own maps: saved entry registers are internal; the
 	// read-error counters are shown (they are empty unless a read failed).
 	if strings.HasPrefix(ms.Name, "__bpfcc_") && ms.Name != readErrorsMap {

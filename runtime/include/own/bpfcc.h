@@ -12,6 +12,8 @@
  *	BPFCC_HIST_ADD(name, v)    count v in that histogram
  *	BPFCC_OUTPUT(name, type)   a ring buffer map for events of one type
  *	bpfcc_output(name, ptr)    send *ptr to that ring buffer
+ *	bpfcc_reserve(name)        reserve a record in it (then bpf_ringbuf_submit)
+ *	bpfcc_count_lost(name)     count a record lost by a direct bpf_ringbuf_* call
  *
  * bpfcc's runtime prints maps whose names end in _hist as log2 histograms
  * and decodes ring buffer records by the type given to BPFCC_OUTPUT.
@@ -108,7 +110,10 @@ static __always_inline __u32 bpfcc_log2(__u64 v)
  * records of event_type (usually a struct). A ring buffer map has no value
  * type the kernel would accept, so the record type is recorded in BTF
  * through the pointer variable name##_bpfcc_event (8 bytes of .bss), which
- * is how bpfcc's runtime finds it. Use at file scope:
+ * is how bpfcc's runtime finds it. It also defines name##_bpfcc_lost, a
+ * per-CPU counter of the records that did not fit (bpfcc_output and
+ * bpfcc_reserve count them; bpfcc_count_lost(name) counts one by hand),
+ * which the runtime reports at exit as lost events. Use at file scope:
  *
  *	struct event { __u32 pid; char comm[16]; };
  *	BPFCC_OUTPUT(events, struct event);
@@ -116,15 +121,54 @@ static __always_inline __u32 bpfcc_log2(__u64 v)
 #define BPFCC_OUTPUT(name, event_type)					\
 	event_type *name##_bpfcc_event __attribute__((unused));	\
 	struct {							\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);		\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, __u64);					\
+	} name##_bpfcc_lost SEC(".maps");				\
+	struct {							\
 		__uint(type, BPF_MAP_TYPE_RINGBUF);			\
 		__uint(max_entries, BPFCC_OUTPUT_BYTES);		\
 	} name SEC(".maps")
 
 /*
+ * bpfcc_count_lost(name) counts one record lost on the BPFCC_OUTPUT ring
+ * buffer name: for programs that call bpf_ringbuf_output or
+ * bpf_ringbuf_reserve themselves (those calls count nothing on their own).
+ */
+#define bpfcc_count_lost(name)						\
+	({								\
+		__u32 __bpfcc_k = 0;					\
+		__u64 *__bpfcc_c = bpf_map_lookup_elem(&name##_bpfcc_lost, &__bpfcc_k); \
+		if (__bpfcc_c)						\
+			*__bpfcc_c += 1;				\
+	})
+
+/*
  * bpfcc_output(name, ptr) copies *ptr into the ring buffer name and wakes
- * the reader; it returns 0 or a negative error (-ENOSPC when full).
+ * the reader; it returns 0 or a negative error (-ENOSPC when full), and
+ * counts a failure as a lost event.
  */
 #define bpfcc_output(name, ptr)						\
-	bpf_ringbuf_output(&name, (ptr), sizeof(*(ptr)), 0)
+	({								\
+		long __bpfcc_r = bpf_ringbuf_output(&name, (ptr), sizeof(*(ptr)), 0); \
+		if (__bpfcc_r)						\
+			bpfcc_count_lost(name);				\
+		__bpfcc_r;						\
+	})
+
+/*
+ * bpfcc_reserve(name) reserves a record of the ring buffer's event type and
+ * returns a pointer to it, or NULL (counted as a lost event) when the
+ * buffer is full. Fill it in, then bpf_ringbuf_submit(p, 0).
+ */
+#define bpfcc_reserve(name)						\
+	({								\
+		typeof(name##_bpfcc_event) __bpfcc_p =			\
+			bpf_ringbuf_reserve(&name, sizeof(*name##_bpfcc_event), 0); \
+		if (!__bpfcc_p)						\
+			bpfcc_count_lost(name);				\
+		__bpfcc_p;						\
+	})
 
 #endif /* __BPFCC_H__ */

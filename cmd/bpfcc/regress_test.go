@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -98,5 +101,66 @@ char LICENSE[] SEC("license") = "GPL";
 	r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-v", "-c", e.target+" 3")
 	if !strings.Contains(r.stdout, ".bss:\n  total = 3\n") {
 		t.Errorf("want .bss total = 3:\n%v", r)
+	}
+}
+
+// TestLoadRingbufLost: records a full BPFCC_OUTPUT ring buffer refuses are
+// counted and reported like perf losses (they were not reported at all):
+// events printed + lost = calls, with both bpfcc_output and bpfcc_reserve.
+func TestLoadRingbufLost(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(t.TempDir(), "flood.c")
+	os.WriteFile(src, []byte(`#define BPFCC_OUTPUT_BYTES 4096
+#include <bpfcc.h>
+struct big { __u64 seq; char pad[400]; };
+BPFCC_OUTPUT(big, struct big);
+BPFCC_OUTPUT(res, struct big);
+__u64 seq;
+SEC("uprobe")
+int flood(struct pt_regs *ctx)
+{
+	struct big b = {};
+	b.seq = __sync_fetch_and_add(&seq, 1);
+	bpfcc_output(big, &b);
+	struct big *p = bpfcc_reserve(res);
+	if (p) {
+		p->seq = b.seq;
+		bpf_ringbuf_submit(p, 0);
+	}
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+`), 0o644)
+	const calls = 3000
+	for _, json := range []bool{false, true} {
+		args := []string{"--load", "process", src, "-x", e.target, "-c", fmt.Sprintf("%s %d", e.target, calls)}
+		if json {
+			args = append(args, "--json")
+		}
+		r := e.mustRun(t, args...)
+		for _, m := range []string{"big", "res"} {
+			var events, lost int
+			if json {
+				events = strings.Count(r.stdout, `"map":"`+m+`","type":"event"`)
+				if s := regexp.MustCompile(`\{"count":(\d+),"map":"` + m + `","type":"lost"\}`).FindStringSubmatch(r.stdout); s != nil {
+					lost, _ = strconv.Atoi(s[1])
+				}
+			} else {
+				events = strings.Count(r.stdout, "\n"+m+": seq=")
+				if strings.HasPrefix(r.stdout, m+": seq=") {
+					events++
+				}
+				if s := regexp.MustCompile(m + `: (\d+) events lost`).FindStringSubmatch(r.stderr); s != nil {
+					lost, _ = strconv.Atoi(s[1])
+				}
+			}
+			t.Logf("json=%v %s: %d events, %d lost", json, m, events, lost)
+			if lost == 0 || events+lost != calls {
+				t.Errorf("json=%v %s: %d events + %d lost, want %d with some lost\n%s", json, m, events, lost, calls, r.stderr)
+			}
+		}
+		if strings.Contains(r.stdout, "bpfcc_lost") {
+			t.Errorf("the drop counters are printed as maps")
+		}
 	}
 }
