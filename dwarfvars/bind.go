@@ -2,6 +2,7 @@ package dwarfvars
 
 import (
 	"debug/dwarf"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -58,12 +59,12 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 	if v.Err != nil {
 		return nil, v.Err
 	}
-	pe := &pathEval{site: label, expr: e.Text, name: v.Name}
+	pe := &pathEval{site: label, expr: e.Text, name: v.Name, avail: v.availBytes}
 	loc, t := v.Loc, v.Type
 	for _, st := range e.Path {
 		loc, t, err = pe.step(loc, t, st)
 		if err != nil {
-			return nil, err
+			return nil, pe.where(err, t.Size)
 		}
 	}
 	for i := 0; i < e.Derefs; i++ {
@@ -72,9 +73,10 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 		}
 		val, err := pe.value(loc, 8)
 		if err != nil {
-			return nil, err
+			return nil, pe.where(err, 8)
 		}
 		loc, t = Location{Kind: LocMemory, Fetch: val, Size: t.Elem.Size}, t.Elem
+		pe.base = -1
 	}
 	if e.AddrOf {
 		if loc.Kind != LocMemory {
@@ -89,9 +91,13 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 	if t.Scalar() {
 		f, err := pe.value(loc, t.Size)
 		if err != nil {
-			return nil, err
+			return nil, pe.where(err, t.Size)
 		}
 		loc = Location{Kind: LocValue, Fetch: f, Size: t.Size}
+	}
+	if loc.Kind == LocOptimizedOut {
+		// An aggregate whose bytes are all optimized out here.
+		return nil, pe.where(&OptimizedOutError{Site: label, Var: e.Text}, t.Size)
 	}
 	if s.Return && loc.walk(func(f *Fetch) bool { return f.Start.Kind == SrcAddr }) {
 		// At a uretprobe ctx->ip is the return address in the caller, so
@@ -206,6 +212,21 @@ func (b *Binary) entryInfo(s Site, loc Location) (*EntryInfo, error) {
 // pathEval applies path steps to a location.
 type pathEval struct {
 	site, expr, name string
+	// base is the offset within the root variable of the object the
+	// location describes, -1 once a pointer has been followed.
+	base  int
+	avail func(off, size int) ([]int, []string)
+}
+
+// where completes an optimized-out error of the path's object with the
+// lines where its bytes of the root variable have a location.
+func (pe *pathEval) where(err error, size int) error {
+	var oo *OptimizedOutError
+	if pe.base < 0 || pe.avail == nil || size <= 0 || !errors.As(err, &oo) || oo.Reason != "" || len(oo.Lines) > 0 || len(oo.OtherLines) > 0 {
+		return err
+	}
+	lines, other := pe.avail(pe.base, size)
+	return &OptimizedOutError{Site: oo.Site, Var: oo.Var, Lines: lines, OtherLines: other}
 }
 
 func (pe *pathEval) fail(format string, a ...any) error {
@@ -225,8 +246,9 @@ func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, e
 		}
 		p, err := pe.value(loc, 8)
 		if err != nil {
-			return loc, t, err
+			return loc, t, pe.where(err, 8)
 		}
+		pe.base = -1
 		return pe.member(Location{Kind: LocMemory, Fetch: p, Size: t.Elem.Size}, t.Elem, st.Name)
 	case PathIndex:
 		switch t.Kind {
@@ -235,6 +257,9 @@ func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, e
 				return loc, t, pe.fail("index %d is out of range for %s", st.Index, t.Spelling)
 			}
 			l, err := pe.sub(loc, int(st.Index)*t.Elem.Size, t.Elem.Size)
+			if pe.base >= 0 {
+				pe.base += int(st.Index) * t.Elem.Size
+			}
 			return l, t.Elem, err
 		case KindPointer:
 			if t.Elem.Size <= 0 {
@@ -242,8 +267,9 @@ func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, e
 			}
 			p, err := pe.value(loc, 8)
 			if err != nil {
-				return loc, t, err
+				return loc, t, pe.where(err, 8)
 			}
+			pe.base = -1
 			p = p.then(Step{Op: OpAdd, Imm: st.Index * int64(t.Elem.Size)})
 			return Location{Kind: LocMemory, Fetch: p, Size: t.Elem.Size}, t.Elem, nil
 		}
@@ -263,6 +289,9 @@ func (pe *pathEval) member(loc Location, t *Type, name string) (Location, *Type,
 	}
 	size := m.Type.Size
 	l, err := pe.sub(loc, m.Offset, size)
+	if pe.base >= 0 {
+		pe.base += m.Offset
+	}
 	if err != nil || m.BitSize == 0 {
 		return l, m.Type, err
 	}
@@ -304,7 +333,9 @@ func (pe *pathEval) sub(loc Location, off, size int) (Location, error) {
 				continue
 			}
 			if p.Loc.Kind == LocOptimizedOut {
-				return loc, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+				// Kept: a narrower path may not need these bytes.
+				ps = append(ps, Piece{Offset: lo - off, Size: hi - lo, Loc: Location{Kind: LocOptimizedOut, Size: hi - lo}})
+				continue
 			}
 			if lo == p.Offset && hi == p.Offset+p.Size && lo == off && hi == off+size {
 				return p.Loc, nil

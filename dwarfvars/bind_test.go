@@ -267,3 +267,60 @@ func TestAvailableLinesOwnFile(t *testing.T) {
 		t.Logf("no optimized-out variable at main:4 with this gcc: nothing to check")
 	}
 }
+
+// A member in an optimized-out piece of a split struct says at which lines
+// it is available (it used to say "no location anywhere in the function"),
+// and members held in other pieces still bind.
+func TestPieceMemberAvailableLines(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not installed")
+	}
+	src, _ := filepath.Abs("testdata/pieces.c")
+	data, _ := os.ReadFile(src)
+	line := func(mark string) int {
+		for i, l := range strings.Split(string(data), "\n") {
+			if strings.Contains(l, "/* @"+mark+" */") {
+				return i + 1
+			}
+		}
+		t.Fatalf("no marker @%s", mark)
+		return 0
+	}
+	bin := filepath.Join(t.TempDir(), "pieces")
+	if out, err := exec.Command(gcc, "-g", "-O2", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	b := open(t, bin)
+	p1, p2 := line("p1"), line("p2")
+	at := siteOf(t, b, "pieces.c:"+itoa(p2))
+	vs, err := b.Vars(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := findVar(vs, "s")
+	if s == nil || s.Loc.Kind != LocPieces {
+		t.Skipf("s is not split into pieces at %s with this gcc: %+v", at, s)
+	}
+	if locCovers(s.Loc, 0, 4) {
+		t.Skipf("s.a is not optimized out at %s with this gcc: %s", at, s.Describe())
+	}
+	_, err = b.Bind(at, mustExpr(t, "s.a"))
+	var oo *OptimizedOutError
+	if !errors.As(err, &oo) || !strings.Contains(err.Error(), "available at lines") {
+		t.Fatalf("s.a at %s: %v, want optimized out with the lines where it is available", at, err)
+	}
+	found := false
+	for _, l := range oo.Lines {
+		found = found || l == p1
+		if l == p2 {
+			t.Errorf("s.a is said to be available at line %d, where it is not: %v", p2, err)
+		}
+	}
+	if !found {
+		t.Errorf("s.a (held in a register at line %d): %v", p1, err)
+	}
+	if locCovers(s.Loc, 8, 8) {
+		bind(t, b, at, "s.b")
+	}
+}

@@ -250,9 +250,17 @@ func TestInlinedAndClones(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// C scoping: the inlined body sees its own names (its sq
+			// shadows the caller's), not the caller's n.
 			v := findVar(vs, "v")
-			if v == nil || !v.Inlined || v.Scope != "square" || findVar(vs, "n") == nil {
+			if v == nil || !v.Inlined || v.Scope != "square" || findVar(vs, "n") != nil {
 				t.Errorf("vars in inlined square: %+v", vs)
+			}
+			if sq := findVar(vs, "sq"); sq == nil || sq.Scope != "square" {
+				t.Errorf("sq in inlined square is not square's: %+v", sq)
+			}
+			if _, err := b.Bind(s, mustExpr(t, "n")); !errors.Is(err, ErrNotFound) {
+				t.Errorf("the caller's n bound inside inlined square: %v", err)
 			}
 			// A static local exists only in the abstract origin.
 			st := findVar(vs, "squares")

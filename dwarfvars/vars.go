@@ -4,6 +4,7 @@ import (
 	"debug/dwarf"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/go-delve/delve/pkg/dwarf/godwarf"
 )
@@ -46,6 +47,10 @@ type Var struct {
 	// same name, which are marked Shadowed.
 	Depth    int
 	Shadowed bool
+
+	// availBytes lists the lines where bytes [off, off+size) of the
+	// variable have a location (nil when unknown).
+	availBytes func(off, size int) ([]int, []string)
 }
 
 // siteLabel names a site in diagnostics.
@@ -56,9 +61,15 @@ func siteLabel(s Site) string {
 	return s.String()
 }
 
-// Vars lists every variable visible at a site: parameters, locals of all
-// enclosing lexical blocks, and the variables of inlined copies containing
-// the address, innermost scope first. At a return site it lists $retval.
+// Vars lists every variable visible at a site by C's scoping rules,
+// innermost scope first: the parameters and locals of the function whose
+// code the address is (the innermost inlined copy containing it, or the
+// out-of-line function), of its enclosing lexical blocks, and its static
+// locals. Inside an inlined copy the caller's variables are not in scope
+// (its body sees its own parameters and locals, then file-scope names), so
+// they are not listed. At a FUNC probe the scope is the named function's
+// entry: inlined copies that begin at that address have not started yet,
+// as gdb has it for "break FUNC". At a return site it lists $retval.
 func (b *Binary) Vars(s Site) (vs []Var, err error) {
 	defer recoverInto(&err, "variables at "+s.String())
 	ft, err := b.funcAt(s.Addr)
@@ -76,6 +87,17 @@ func (b *Binary) Vars(s Site) (vs []Var, err error) {
 	col.b, col.site, col.ft = b, s, ft
 	col.walk(ft.root, 0, ft.name, false)
 	vs = col.vars
+	if col.inlDepth > 0 {
+		// Drop the callers' variables: deeper than the innermost inlined
+		// copy's own parameters are its blocks, shallower are its callers.
+		own := vs[:0]
+		for _, v := range vs {
+			if v.Depth >= col.inlDepth {
+				own = append(own, v)
+			}
+		}
+		vs = own
+	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Depth > vs[j].Depth })
 	seen := map[string]bool{}
 	for i := range vs {
@@ -92,6 +114,22 @@ type collector struct {
 	site Site
 	ft   *funcTree
 	vars []Var
+	// inlDepth is the depth of the innermost inlined copy's own variables
+	// (0 when the address is in no inlined copy).
+	inlDepth int
+}
+
+// entersInlined reports whether the scope at the site is inside an inlined
+// copy that contains it. At a FUNC probe (the entry of the named function)
+// an inlined copy of another function that begins exactly there has not
+// started: gdb shows the named function's frame for "break FUNC".
+func (c *collector) entersInlined(n *godwarf.Tree, name string) bool {
+	p := c.site.Probe
+	if p.Kind != ProbeFunc || p.Return || p.Func == "" || entryPC(n) != c.site.Addr {
+		return true
+	}
+	base, _, _ := strings.Cut(p.Func, ".")
+	return name == p.Func || name == base
 }
 
 func (c *collector) walk(n *godwarf.Tree, depth int, scope string, inlined bool) {
@@ -113,7 +151,10 @@ func (c *collector) walk(n *godwarf.Tree, depth int, scope string, inlined bool)
 		case dwarf.TagInlinedSubroutine:
 			if ch.ContainsPC(c.site.Addr) {
 				name, _ := ch.Val(dwarf.AttrName).(string)
-				c.walk(ch, depth+1, name, true)
+				if c.entersInlined(ch, name) {
+					c.inlDepth = max(c.inlDepth, depth+1)
+					c.walk(ch, depth+1, name, true)
+				}
 			}
 		}
 	}
@@ -178,6 +219,7 @@ func (b *Binary) makeVar(s Site, ft *funcTree, n *godwarf.Tree, depth int, scope
 	}
 	v.Type = b.typeOf(n)
 	v.Loc, v.Err = b.varLoc(s, ft, n, v.Name, v.Type)
+	v.availBytes = b.bytesAvailable(s, ft, n, v.Type)
 	if v.Kind == VarLocal && v.Loc.Kind != LocOptimizedOut && v.Loc.Fetch != nil &&
 		v.Loc.Fetch.Start.Kind == SrcAddr && v.Loc.Kind == LocMemory {
 		v.Kind = VarStatic
@@ -357,6 +399,63 @@ func constLoc(cv *dwarf.Field, t *Type, label, name string) (Location, error) {
 // a location: those of file (the site's source file) as numbers, those of
 // other files (code inlined from headers) as "base.h:LINE".
 func (b *Binary) availableLines(ft *funcTree, raw rawLoc, file string) ([]int, []string) {
+	return b.linesWhere(ft, raw, file, nil)
+}
+
+// bytesAvailable returns a function listing the lines where bytes [off,
+// off+size) of a variable have a location: a member of a struct split into
+// pieces can be located where other members are optimized out.
+func (b *Binary) bytesAvailable(s Site, ft *funcTree, n godwarf.Entry, t *Type) func(off, size int) ([]int, []string) {
+	return func(off, size int) (lines []int, other []string) {
+		defer func() {
+			if recover() != nil {
+				lines, other = nil, nil
+			}
+		}()
+		if n.AttrField(dwarf.AttrConstValue) != nil {
+			return nil, nil
+		}
+		raw, ok, err := b.locOf(ft.cu, n, dwarf.AttrLocation)
+		if err != nil || !ok {
+			return nil, nil
+		}
+		return b.linesWhere(ft, raw, s.File, func(e locRange) bool {
+			es := s
+			es.Addr = e.lo
+			ctx := b.newEval(es, ft, "", "")
+			loc, err := ctx.eval(e.expr, t.Size)
+			// An expression bpfcc cannot evaluate still locates the
+			// variable there (the diagnostic at that line will say why).
+			return err != nil || locCovers(loc, off, size)
+		})
+	}
+}
+
+// locCovers reports whether a location holds every byte of [off, off+size).
+func locCovers(l Location, off, size int) bool {
+	switch l.Kind {
+	case LocOptimizedOut:
+		return false
+	case LocPieces:
+		for i := off; i < off+size; i++ {
+			in := false
+			for _, p := range l.Pieces {
+				if p.Offset <= i && i < p.Offset+p.Size {
+					in = p.Loc.Kind != LocOptimizedOut
+					break
+				}
+			}
+			if !in {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// linesWhere lists the lines of the function covered by the location list
+// entries that have an expression and that keep accepts (all when nil).
+func (b *Binary) linesWhere(ft *funcTree, raw rawLoc, file string, keep func(locRange) bool) ([]int, []string) {
 	if !raw.isList {
 		return nil, nil
 	}
@@ -365,7 +464,7 @@ func (b *Binary) availableLines(ft *funcTree, raw rawLoc, file string) ([]int, [
 	}
 	var rs [][2]uint64
 	for _, e := range raw.list {
-		if len(e.expr) > 0 && !e.dflt {
+		if len(e.expr) > 0 && !e.dflt && (keep == nil || keep(e)) {
 			for _, fr := range ft.root.Ranges {
 				lo, hi := max(e.lo, fr[0]), min(e.hi, fr[1])
 				if lo < hi {

@@ -97,6 +97,22 @@ __attribute__((noinline)) int entry2(int m, int w, int k)
 	return k + 1;
 }
 
+/* Inside an inlined body C scoping sees the inlined function's own names,
+ * then file scope: in deeper() "depth" is the global, not the
+ * parameter of the function it is inlined into. */
+int depth = 1000;
+
+static inline __attribute__((always_inline)) int deeper(int d)
+{
+	g_counter += depth + d; /* @inline_global */
+	return d * 3;
+}
+
+__attribute__((noinline)) int shadows_global(int depth)
+{
+	return deeper(depth + 1) + depth;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
@@ -112,6 +128,7 @@ int main(int argc, char **argv)
 		r += entryval(n + it, it + 5);
 		r += constfold(it);
 		r += entry2(n + it, it * 9 + 1, it + 2);
+		r += shadows_global(n + it);
 	}
 	printf("%ld %d %ld\n", r, g_counter, s_total);
 	return 0;
