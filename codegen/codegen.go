@@ -104,6 +104,9 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	if out.Data, err = dataSections(m.Globals); err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
+	for _, k := range m.Kfuncs {
+		out.Kfuncs = append(out.Kfuncs, &obj.Kfunc{Name: k.Name, BTF: k.BTF, Weak: k.Weak})
+	}
 	for _, g := range m.Globals {
 		if g != nil && g.Extern {
 			out.Externs = append(out.Externs, &obj.Extern{Name: g.Name, Section: g.Section, Size: g.Size, Weak: g.Weak, BTF: g.BTF})

@@ -382,6 +382,8 @@ type Module struct {
 	HasVersion bool
 	// Config holds the SEC("config") probe-binding strings, in order.
 	Config []Config
+	// Kfuncs are the kernel functions (extern __ksym) the code calls.
+	Kfuncs []*Kfunc
 	// Output says which struct type a perf event array or ring buffer map
 	// carries (map name → type), recorded for the runtime's decoder.
 	Output map[string]btf.Type
@@ -390,5 +392,15 @@ type Module struct {
 // Config is one SEC("config") string.
 type Config struct {
 	Text string
+	Pos  Pos
+}
+
+// Kfunc is a kernel function the program calls (OpCallFunc of Name, which
+// is not a function of the module): the loader resolves it through the
+// kernel's BTF.
+type Kfunc struct {
+	Name string
+	BTF  *btf.Func // linkage extern
+	Weak bool
 	Pos  Pos
 }

@@ -36,6 +36,9 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		if fi, ok := fl.l.funcs[d.Name()]; ok && d.Type().Kind() == cc.Function {
 			return fl.funcCall(x, fi, args)
 		}
+		if ft, ok := d.Type().(*cc.FunctionType); ok && fl.l.ksymFuncs[d.Name()] {
+			return fl.kfuncCall(x, d, ft, args)
+		}
 	}
 	if strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") {
 		if v, ok := fl.builtin(x, name, args); ok {
@@ -307,4 +310,41 @@ func (fl *fnLowerer) byValue(v value) value {
 	dst := lvalue{t: v.t, slot: tmp}
 	fl.copyMem(dst, v)
 	return value{op: ir.R(fl.addr(dst)), t: v.t}
+}
+
+// kfuncCall lowers a call of a kernel function declared
+// `extern ... __ksym`: a bpf-to-bpf call of an undefined symbol, which the
+// loader turns into a kfunc call (BPF_PSEUDO_KFUNC_CALL) after finding the
+// function in the kernel's BTF, as clang emits it.
+func (fl *fnLowerer) kfuncCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc.FunctionType, args []cc.ExpressionNode) value {
+	t := x.Type()
+	name := d.Name()
+	if isAggregate(ft.Result()) {
+		fl.l.errorf(x, "kernel function %q returns a %s; kfuncs return scalars or pointers", name, typeName(ft.Result()))
+		return value{op: ir.Imm(0), t: t}
+	}
+	ops := fl.argValues(x, ft, args, "kernel function "+name)
+	fl.l.kfunc(d, ft)
+	var dst ir.Reg
+	if t.Kind() != cc.Void {
+		dst = fl.tmp()
+	}
+	fl.emit(&ir.Instr{Op: ir.OpCallFunc, Dst: dst, Sym: name, Args: ops, Note: name})
+	if dst == 0 {
+		return value{op: ir.Imm(0), t: t}
+	}
+	return value{op: ir.R(dst), t: t}
+}
+
+// kfunc records kernel function d for the object's .ksyms.
+func (l *lowerer) kfunc(d *cc.Declarator, ft *cc.FunctionType) {
+	for _, k := range l.m.Kfuncs {
+		if k.Name == d.Name() {
+			return
+		}
+	}
+	fn := &btf.Func{Name: d.Name(), Type: l.btf.proto(ft), Linkage: btf.ExternFunc}
+	attrs := d.Type().Attributes()
+	weak := hasAttr(attrs, "weak") || attrs.Weak()
+	l.m.Kfuncs = append(l.m.Kfuncs, &ir.Kfunc{Name: d.Name(), BTF: fn, Weak: weak, Pos: l.pos(d)})
 }

@@ -59,6 +59,7 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		strs:        map[string]string{},
 		names:       map[string]bool{},
 		btf:         newBTFConv(),
+		ksymFuncs:   map[string]bool{},
 	}
 }
 
@@ -83,6 +84,8 @@ type lowerer struct {
 	// globalNames finds file-scope objects by name (tentative definitions).
 	globalNames map[string]*global
 	btf         *btfConv
+	// ksymFuncs names the functions declared `extern ... __ksym`.
+	ksymFuncs map[string]bool
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
 }
@@ -233,7 +236,11 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 		}
 		t := d.Type()
 		if t.Kind() == cc.Function {
-			continue // a prototype
+			// A prototype; `extern ... __ksym` declares a kernel function.
+			if sectionOf(t.Attributes(), id.AttributeSpecifierList) == ".ksyms" {
+				l.ksymFuncs[d.Name()] = true
+			}
+			continue
 		}
 		if hid, ok := helperID(d, id); ok {
 			l.helpers[d] = hid

@@ -28,6 +28,9 @@ type Object struct {
 	ByteOrder binary.ByteOrder // nil means little endian
 	// Externs are the variables the loader resolves (.kconfig, .ksyms).
 	Externs []*Extern
+	// Kfuncs are the kernel functions called (calls referencing a name
+	// that is not one of Funcs).
+	Kfuncs []*Kfunc
 	// Output records, per perf event array / ring buffer map name, the type
 	// of the records it carries. The ELF writer emits it as BTF decl tags
 	// "bpfcc:output" on the map variable so the runtime can decode events.
@@ -217,4 +220,12 @@ type Extern struct {
 	Size    int
 	Weak    bool // __weak: the loader may leave it zero
 	BTF     btf.Type
+}
+
+// Kfunc is a kernel function the object calls: an undefined symbol and a
+// BTF FUNC (extern linkage) in DATASEC ".ksyms".
+type Kfunc struct {
+	Name string
+	BTF  *btf.Func
+	Weak bool
 }

@@ -305,12 +305,25 @@ func (s *btfStrings) finish() ([]byte, error) {
 	return out, nil
 }
 
-// addExternBTF adds DATASEC ".kconfig" and ".ksyms" with the extern VARs,
-// which libbpf requires to know their types (size 0 and offset 0, as
-// clang leaves them for the loader).
+// addExternBTF adds DATASEC ".kconfig" and ".ksyms" with the extern VARs
+// and the kernel functions' FUNCs, which the loaders require to know their
+// types (size 0 and offset 0, as clang leaves them for the loader).
 func (w *writer) addExternBTF(b *btf.Builder) error {
 	secs := map[string]*btf.Datasec{}
 	var order []string
+	if len(w.o.Kfuncs) > 0 {
+		ds := &btf.Datasec{Name: ".ksyms"}
+		secs[ds.Name] = ds
+		order = append(order, ds.Name)
+		for _, k := range w.o.Kfuncs {
+			fn, ok := btf.Copy(k.BTF).(*btf.Func)
+			if !ok {
+				return invalid("kfunc %s: copying BTF", k.Name)
+			}
+			fn.Linkage = btf.ExternFunc
+			ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: fn})
+		}
+	}
 	for _, e := range w.o.Externs {
 		if e.BTF == nil {
 			return invalid("extern %s: no BTF type", e.Name)

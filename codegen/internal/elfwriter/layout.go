@@ -243,6 +243,9 @@ func (w *writer) addSymbols() error {
 	for _, e := range w.o.Externs {
 		w.file.addSymbol(w.externs[e.Name].sym)
 	}
+	for _, k := range w.o.Kfuncs {
+		w.file.addSymbol(w.kfuncs[k.Name])
+	}
 	return nil
 }
 
@@ -270,6 +273,19 @@ func (w *writer) layoutExterns() error {
 			bind = elf.STB_WEAK
 		}
 		w.externs[e.Name] = &externLayout{e: e, sym: &symbol{name: e.Name, bind: bind, typ: elf.STT_NOTYPE}}
+	}
+	for i, k := range w.o.Kfuncs {
+		if k == nil || k.BTF == nil {
+			return invalid("kfunc #%d has no BTF", i)
+		}
+		if err := w.claim(k.Name, "kfunc"); err != nil {
+			return err
+		}
+		bind := elf.STB_GLOBAL
+		if k.Weak {
+			bind = elf.STB_WEAK
+		}
+		w.kfuncs[k.Name] = &symbol{name: k.Name, bind: bind, typ: elf.STT_NOTYPE}
 	}
 	return nil
 }

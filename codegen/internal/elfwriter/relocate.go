@@ -94,6 +94,12 @@ func (w *writer) resolve(ins *asm.Instruction, ref string, fl *funcLayout, raw u
 	switch {
 	case op.JumpOp() == asm.Call && ins.Src == asm.PseudoCall:
 		callee := w.funcs[ref]
+		if sym := w.kfuncs[ref]; callee == nil && sym != nil {
+			// A kernel function: the loader makes it a kfunc call.
+			ins.Constant = -1
+			fl.prog.rels = append(fl.prog.rels, relocation{off: secOff, typ: rBPF64_32, sym: sym})
+			return nil
+		}
 		if callee == nil {
 			return invalid("call to undefined function %q", ref)
 		}

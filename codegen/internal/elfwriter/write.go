@@ -104,6 +104,7 @@ type writer struct {
 	data    []*dataLayout
 	vars    map[string]*varLayout    // by variable name
 	externs map[string]*externLayout // by name
+	kfuncs  map[string]*symbol       // undefined symbols of kernel functions
 	names   map[string]string        // global namespace: name -> kind, for clashes
 }
 
@@ -160,6 +161,7 @@ func newWriter(o *obj.Object) (*writer, error) {
 		maps:    make(map[string]*mapLayout),
 		vars:    make(map[string]*varLayout),
 		externs: make(map[string]*externLayout),
+		kfuncs:  make(map[string]*symbol),
 		names:   make(map[string]string),
 	}
 	if w.bo == nil {
