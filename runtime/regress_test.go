@@ -2,6 +2,9 @@ package runtime
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
 	"debug/elf"
 	"encoding/binary"
 	"encoding/json"
@@ -247,5 +250,49 @@ func TestDatasecByName(t *testing.T) {
 	js := render(t, ms, [][2][]byte{{le32(0), val}}, Options{Verbose: true, JSON: true})
 	if !strings.Contains(js, `{"name":".bss","type":"data","vars":{"total":3,"name":"app","big":{"type":"char[16777216]","size":16777216,"nonzero":1,"head":"0x00000000000100000000000000000000"}}}`) || len(js) > 1000 {
 		t.Errorf("json %s", js)
+	}
+}
+
+// TestPrintkConcurrentRuns: two runs that print at once each get their own
+// lines (each reads its own tracefs instance, limited to its traced
+// process): the second got EBUSY on trace_pipe, and the first showed the
+// second's lines. No instance is left behind.
+func TestPrintkConcurrentRuns(t *testing.T) {
+	needKernel(t)
+	bin := buildTarget(t)
+	spec := printkSpec("uprobe/" + bin + ":work")
+	type res struct {
+		out, stderr string
+		err         error
+	}
+	results := make(chan res, 2)
+	for _, n := range []string{"30", "5"} {
+		go func() {
+			var out, errb bytes.Buffer
+			err := Run(context.Background(), spec, Options{Command: []string{bin, n}, Stdout: &out, Stderr: &errb})
+			results <- res{out.String(), errb.String(), err}
+		}()
+	}
+	var outs []string
+	for range 2 {
+		r := <-results
+		if r.err != nil || r.stderr != "" {
+			t.Fatalf("Run: %v\n%s", r.err, r.stderr)
+		}
+		outs = append(outs, r.out)
+	}
+	slices.Sort(outs)
+	want := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "n=%d\n", i)
+		}
+		return b.String()
+	}
+	if want(30) != outs[0] && want(30) != outs[1] || want(5) != outs[0] && want(5) != outs[1] {
+		t.Errorf("outputs %q, want n=0..29 and n=0..4", outs)
+	}
+	if left, _ := filepath.Glob("/sys/kernel/tracing/instances/" + instancePrefix + "*"); len(left) > 0 {
+		t.Errorf("instances left: %v", left)
 	}
 }

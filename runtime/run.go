@@ -150,7 +150,7 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 		pid = s.cmd.pid()
 	}
 	if usesPrintk(s.spec) {
-		if s.printk, err = startPrintk(s.out); err != nil {
+		if s.printk, err = startPrintk(s.out, printkPID(plans, pid)); err != nil {
 			s.out.diag("bpf_printk output unavailable: %v", err)
 		}
 	}
@@ -172,6 +172,21 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	s.wait(ctx, sig)
 	s.finish()
 	return nil
+}
+
+// printkPID is the process bpf_printk lines are limited to: the traced
+// process when every program is a uprobe limited to it (other programs
+// may print from any process), else 0.
+func printkPID(plans []plan, pid int) int {
+	if pid == 0 || len(plans) == 0 {
+		return 0
+	}
+	for _, p := range plans {
+		if p.point.kind != kindUprobe {
+			return 0
+		}
+	}
+	return pid
 }
 
 // wait blocks until the run should end.

@@ -2,11 +2,13 @@ package runtime
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cilium/ebpf"
@@ -45,13 +47,32 @@ func usesPrintk(spec *ebpf.CollectionSpec) bool {
 	return false
 }
 
-// printkReader copies bpf_printk lines from trace_pipe to the printer.
-// trace_pipe is shared by the whole system: to print only this run's lines it
-// writes a unique marker to trace_marker at start and skips everything
-// before it; at stop it writes a second marker and reads up to it, so every
-// line the programs printed before they were detached is shown.
+// printkReader copies bpf_printk lines to the printer.
+//
+// bpf_trace_printk writes to the top-level trace buffer and also emits the
+// trace event bpf_trace/bpf_trace_printk, which any tracefs instance can
+// record. Each run makes its own instance (instances/bpfcc-PID-N), enables
+// that event in it and reads the instance's trace_pipe: runs never compete
+// for the top-level trace_pipe (which only one reader may hold: a second
+// run got EBUSY) and never consume lines another reader of it is waiting
+// for. The instance starts empty, so earlier lines are never shown. When
+// the run traces one process with uprobes only, the instance records only
+// events of that process and its children (set_event_pid, event-fork).
+// What cannot be filtered: the event does not say which BPF program
+// printed, so lines of other programs that print while this run does (and,
+// without the process filter, from any process) are shown too.
+//
+// When tracefs has no instances, the reader falls back to the top-level
+// trace_pipe, skipping the lines before a marker it writes to trace_marker;
+// if another reader holds that trace_pipe, printk output is unavailable
+// for this run (reported, never waited for).
+//
+// At stop the reader writes an end marker and reads up to it, so every
+// line printed before the programs were detached is shown, then removes
+// the instance.
 type printkReader struct {
-	dir    string
+	dir    string // the instance (or tracefs) directory
+	inst   bool   // dir is this run's instance, removed at stop
 	f      *os.File
 	start  string
 	end    string
@@ -59,23 +80,116 @@ type printkReader struct {
 	output *printer
 }
 
-func startPrintk(out *printer) (*printkReader, error) {
+// instancePrefix names bpfcc's tracefs instances: bpfcc-PID-N.
+const instancePrefix = "bpfcc-"
+
+var instanceSeq atomic.Uint64
+
+// printkEvent is the trace event bpf_trace_printk emits, relative to an
+// instance's events directory.
+const printkEvent = "bpf_trace/bpf_trace_printk"
+
+// instanceBufferKB is the per-CPU buffer of a run's instance: printk lines
+// are read as they come, so this only absorbs bursts.
+const instanceBufferKB = 512
+
+// startPrintk starts reading bpf_printk lines; pid, when not zero, limits
+// them to that process and its children.
+func startPrintk(out *printer, pid int) (*printkReader, error) {
 	dir, err := tracefsDir()
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(dir + "/trace_pipe")
+	id := fmt.Sprintf("bpfcc-%d-%d", os.Getpid(), time.Now().UnixNano())
+	r := &printkReader{start: id + "-start", end: id + "-end", done: make(chan struct{}), output: out}
+	if inst, err := newInstance(dir, pid); err == nil {
+		r.dir, r.inst = inst, true
+	} else {
+		r.dir = dir
+	}
+	r.f, err = os.Open(r.dir + "/trace_pipe")
 	if err != nil {
+		r.removeInstance()
+		if errors.Is(err, unix.EBUSY) {
+			return nil, fmt.Errorf("%s/trace_pipe is held by another reader, and this tracefs has no instances to read from", dir)
+		}
 		return nil, fmt.Errorf("open trace_pipe: %w", classify(err))
 	}
-	id := fmt.Sprintf("bpfcc-%d-%d", os.Getpid(), time.Now().UnixNano())
-	r := &printkReader{dir: dir, f: f, start: id + "-start", end: id + "-end", done: make(chan struct{}), output: out}
-	if err := r.mark(r.start); err != nil {
-		f.Close()
-		return nil, err
+	if !r.inst {
+		if err := r.mark(r.start); err != nil {
+			r.f.Close()
+			return nil, err
+		}
 	}
 	go r.loop()
 	return r, nil
+}
+
+// newInstance makes this run's tracefs instance recording bpf_printk
+// events (of process pid and its children when pid is not zero) and
+// returns its directory. Instances that killed runs left behind are
+// removed first.
+func newInstance(tracefs string, pid int) (string, error) {
+	base := tracefs + "/instances"
+	removeStaleInstances(base)
+	dir := fmt.Sprintf("%s/%s%d-%d", base, instancePrefix, os.Getpid(), instanceSeq.Add(1))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", err
+	}
+	write := func(file, v string) error { return os.WriteFile(dir+"/"+file, []byte(v), 0) }
+	err := write("buffer_size_kb", strconv.Itoa(instanceBufferKB))
+	if err == nil && pid != 0 {
+		if err = write("set_event_pid", strconv.Itoa(pid)); err == nil {
+			err = write("options/event-fork", "1")
+		}
+	}
+	if err == nil {
+		err = write("events/"+printkEvent+"/enable", "1")
+	}
+	if err != nil {
+		os.Remove(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// removeStaleInstances removes bpfcc instances whose process is gone (a
+// run ended by SIGKILL cannot remove its own).
+func removeStaleInstances(base string) {
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), instancePrefix)
+		if !ok {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+			os.Remove(base + "/" + e.Name())
+		}
+	}
+}
+
+// removeInstance disables the event and removes the run's instance.
+func (r *printkReader) removeInstance() {
+	if !r.inst {
+		return
+	}
+	os.WriteFile(r.dir+"/events/"+printkEvent+"/enable", []byte("0"), 0)
+	for i := 0; i < 20; i++ {
+		// rmdir fails with EBUSY while the instance's files are still
+		// being released.
+		if err := os.Remove(r.dir); err == nil || errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (r *printkReader) mark(s string) error {
@@ -89,7 +203,7 @@ func (r *printkReader) loop() {
 	defer close(r.done)
 	sc := bufio.NewScanner(r.f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	started := false
+	started := r.inst
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasSuffix(line, r.start) {
@@ -108,8 +222,8 @@ func (r *printkReader) loop() {
 	}
 }
 
-// stop drains the lines printed so far and closes trace_pipe; it waits at
-// most timeout for the end marker.
+// stop drains the lines printed so far, closes trace_pipe and removes the
+// instance; it waits at most timeout for the end marker.
 func (r *printkReader) stop(timeout time.Duration) {
 	if r.mark(r.end) == nil {
 		select {
@@ -118,6 +232,11 @@ func (r *printkReader) stop(timeout time.Duration) {
 		}
 	}
 	r.f.Close()
+	select {
+	case <-r.done:
+	case <-time.After(200 * time.Millisecond):
+	}
+	r.removeInstance()
 }
 
 // parseTraceLine splits a trace_pipe line such as
