@@ -5,8 +5,11 @@
 package bind
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -228,7 +231,7 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 			}
 		}
 		errAt := func(format string, args ...any) {
-			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)})
+			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Msg: UserText(fmt.Sprintf(format, args...))})
 		}
 		if (s == nil || s.Probe == "") && len(params) > 1 {
 			// SEC("uprobe//bin/app:func+0x10") names the probe itself.
@@ -303,6 +306,9 @@ func resolveHandler(name string, params []string, s *Spec, opts Options, bins ma
 	}
 	b := bins[abs]
 	if b == nil {
+		if err := CheckELF(binary); err != nil {
+			return nil, fmt.Errorf("handler %q: %w", name, err)
+		}
 		if b, err = dwarfvars.Open(abs); err != nil {
 			return nil, fmt.Errorf("handler %q: %w", name, err)
 		}
@@ -382,4 +388,26 @@ func kernelHandler(name string, p dwarfvars.Probe) (*lower.Handler, error) {
 		return nil, errors.New("kernel probes on source lines need the kernel's DWARF; use FUNC or FUNC+OFF")
 	}
 	return &lower.Handler{Name: name, Sites: []lower.HandlerSite{hs}}, nil
+}
+
+// UserText cleans a message for the user: no "dwarfvars: " package
+// prefixes, and names read from a binary's DWARF with invalid UTF-8 shown
+// with U+FFFD.
+func UserText(msg string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(msg, "dwarfvars: ", ""), "\uFFFD")
+}
+
+// CheckELF says plainly when the traced binary is not an ELF file (the DWARF
+// reader's error was "bad magic number ..." from a record reader).
+func CheckELF(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil || string(magic[:]) != elf.ELFMAG {
+		return fmt.Errorf("%s: not an ELF file (-x wants an executable or shared library)", path)
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,5 +75,25 @@ func TestHelpersStayHelpers(t *testing.T) {
 	}
 	if strings.Join(names, " ") != "h handler" {
 		t.Errorf("bound %q, want h handler", names)
+	}
+}
+
+// TestUserText: messages name no internal package, carry valid UTF-8, and
+// a non-ELF -x says so (it was "bad magic number '[35 33 47 98]' in record").
+func TestUserText(t *testing.T) {
+	if got := UserText("handler \"h\": dwarfvars: open x: no such file, name f\xffo"); got != "handler \"h\": open x: no such file, name f\uFFFDo" {
+		t.Errorf("UserText = %q", got)
+	}
+	script := filepath.Join(t.TempDir(), "run.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	if err := CheckELF(script); err == nil || !strings.Contains(err.Error(), "not an ELF file") {
+		t.Errorf("CheckELF(script) = %v", err)
+	}
+	if err := CheckELF("/proc/self/exe"); err != nil {
+		t.Errorf("CheckELF(self) = %v", err)
+	}
+	_, err := Resolve(shape(map[string][]string{"e": {"ctx", "a"}}, nil, "e: params a"), Options{Binary: script})
+	if txt := diagText(err); !strings.Contains(txt, "not an ELF file") || strings.Contains(txt, "dwarfvars") {
+		t.Errorf("Resolve with a script: %q", txt)
 	}
 }

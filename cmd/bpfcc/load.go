@@ -13,6 +13,7 @@ import (
 
 	"github.com/cilium/ebpf"
 
+	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/runtime"
 )
@@ -87,18 +88,22 @@ func runVars(cfg *config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bpfcc: --vars needs the traced binary: -x BINARY (or a BINARY: prefix)")
 		return exitUsage
 	}
+	if err := bind.CheckELF(bin); err != nil {
+		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		return exitInput
+	}
 	b, err := dwarfvars.Open(bin)
 	if err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
 		return exitInput
 	}
 	defer b.Close()
 	var buf bytes.Buffer
 	if err := b.WriteVars(&buf, p); err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
 		return exitInput
 	}
-	stdout.Write(buf.Bytes())
+	stdout.Write(bytes.ToValidUTF8(buf.Bytes(), []byte("\uFFFD")))
 	return exitOK
 }
 
