@@ -324,3 +324,36 @@ func TestPieceMemberAvailableLines(t *testing.T) {
 		bind(t, b, at, "s.b")
 	}
 }
+
+// An entry value held in an XMM register is named as such (it was "entry
+// value of a non-register expression").
+func TestEntryValueInXMM(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not installed")
+	}
+	src, _ := filepath.Abs("testdata/float_entry.c")
+	bin := filepath.Join(t.TempDir(), "fe")
+	if out, err := exec.Command(gcc, "-g", "-O2", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	b := open(t, bin)
+	data, _ := os.ReadFile(src)
+	line := 0
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "/* @fp */") {
+			line = i + 1
+		}
+	}
+	s := siteOf(t, b, "float_entry.c:"+itoa(line))
+	_, err = b.Bind(s, mustExpr(t, "f"))
+	if err == nil {
+		t.Fatalf("f (a float) bound at %s", s)
+	}
+	if strings.Contains(err.Error(), "non-register") {
+		t.Errorf("f at %s: %v, want it named as an XMM register", s, err)
+	}
+	if !strings.Contains(err.Error(), "xmm") {
+		t.Logf("f at %s is not an XMM entry value with this gcc: %v", s, err)
+	}
+}

@@ -35,6 +35,8 @@ func shortReason(err error) string {
 		switch {
 		case un.Reg != "" && un.Reason == "":
 			return "<in " + un.Reg + ", not readable by a probe>"
+		case un.Reg != "" && isVectorRegName(un.Reg):
+			return "<in " + un.Reg + ", not readable by a probe: " + un.Reason + ">"
 		case un.Op != "":
 			return "<uses " + un.Op + ">"
 		}
@@ -95,4 +97,8 @@ func FormatVars(w io.Writer, s Site, vs []Var) error {
 		}
 	}
 	return tw.Flush()
+}
+
+func isVectorRegName(r string) bool {
+	return strings.HasPrefix(r, "xmm") || strings.HasPrefix(r, "ymm")
 }

@@ -40,9 +40,20 @@ type ProbeNotFoundError struct {
 	What, Name string
 	// Suggestions are close names that do exist, best first.
 	Suggestions []string
+	// InlinedCopies counts the inlined copies of a function that has no
+	// out-of-line copy (a return probe has nothing to return from).
+	InlinedCopies int
 }
 
 func (e *ProbeNotFoundError) Error() string {
+	if e.InlinedCopies > 0 {
+		copies := "1 place"
+		if e.InlinedCopies > 1 {
+			copies = fmt.Sprintf("%d places", e.InlinedCopies)
+		}
+		return fmt.Sprintf("probe %s: %s %q is only inlined (at %s) and has no out-of-line copy to return from; probe its lines instead (FILE.c:LINE, or %s:RLN with RLN counted from its declaration; %s alone probes the start of every inlined copy)",
+			e.Probe, e.What, e.Name, copies, e.Name, e.Name)
+	}
 	s := fmt.Sprintf("probe %s: %s %q not found", e.Probe, e.What, e.Name)
 	if len(e.Suggestions) > 0 {
 		s += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"

@@ -344,6 +344,14 @@ func (ctx *evalCtx) step(op byte, r *byteReader, st *pieceState) error {
 		blk := r.bytes(int(n))
 		reg, ok := entryReg(blk)
 		if !ok {
+			if vr, ok := regvalReg(blk); ok && isVectorReg(vr) {
+				// gcc: DW_OP_entry_value(DW_OP_regval_type xmmN, float).
+				err := ctx.regErr(vr)
+				if ue, ok := err.(*UnsupportedError); ok {
+					ue.Reason = "its value at function entry; XMM registers are not in pt_regs"
+				}
+				return err
+			}
 			return ctx.err(opName(op), "entry value of a non-register expression")
 		}
 		off, ok := RegsOffset(reg)
@@ -412,6 +420,21 @@ func entryReg(blk []byte) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// regvalReg recognises a block that is one DW_OP_regval_type (or its GNU
+// form) and returns its register.
+func regvalReg(blk []byte) (int, bool) {
+	if len(blk) < 3 || blk[0] != 0xa5 && blk[0] != 0xf5 {
+		return 0, false
+	}
+	r := &byteReader{data: blk[1:]}
+	reg := r.uleb()
+	r.uleb()
+	if r.err != nil || !r.done() {
+		return 0, false
+	}
+	return int(reg), true
 }
 
 // binop combines two slots with op; constants become immediates.

@@ -197,6 +197,19 @@ func (b *Binary) instances(p Probe, withInlined bool) ([]instance, error) {
 			return nil, err
 		}
 	}
+	if len(out) == 0 && !withInlined && len(offs) > 0 {
+		// A return probe wants an out-of-line copy to return from; say
+		// when the function exists but is only inlined.
+		n := 0
+		for _, o := range offs {
+			if err := b.concreteOf(o, true, func(*funcTree) {}, func(instance) { n++ }); err != nil {
+				return nil, err
+			}
+		}
+		if n > 0 {
+			return nil, &ProbeNotFoundError{Probe: p.Spec, What: "function", Name: p.Func, InlinedCopies: n}
+		}
+	}
 	if len(out) == 0 {
 		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "function", Name: p.Func, Suggestions: b.suggestFuncs(p.Func)}
 	}

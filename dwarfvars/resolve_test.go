@@ -277,6 +277,12 @@ func TestInlinedAndClones(t *testing.T) {
 	if !found {
 		t.Errorf("no inlined copy of square in sum_loop: %v", sites)
 	}
+	// square has only inlined copies: nothing to return from.
+	_, err = b.Resolve(mustProbe(t, "square%return"))
+	var nf *ProbeNotFoundError
+	if !errors.As(err, &nf) || nf.InlinedCopies == 0 || !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "only inlined") {
+		t.Errorf("square%%return: %v", err)
+	}
 	nm := nmFuncs(t, b.Path)
 	hs, err := b.Resolve(mustProbe(t, "helper"))
 	if err != nil || len(hs) != 1 || hs[0].Func != "helper.constprop.0" || hs[0].Addr != nm["helper.constprop.0"] {

@@ -274,7 +274,7 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 		lines, other := b.availableLines(ft, raw, s.File)
 		return loc, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other}
 	}
-	if b.beforeBody(ft, s.Addr) && frameRelative(loc) {
+	if b.beforeBody(ft, s.Addr) && frameRelative(loc) && !callerArea(loc) {
 		// Unoptimised code stores parameters and locals in their frame
 		// slots during the prologue; before that the slot holds garbage.
 		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name,
@@ -287,6 +287,24 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 func (b *Binary) beforeBody(ft *funcTree, pc uint64) bool {
 	b.bodyInfo(ft)
 	return !ft.opt && pc >= ft.entry && pc < ft.body
+}
+
+// callerArea reports a memory location at or above the CFA: a parameter
+// passed on the stack (the 7th and later integer arguments), which the
+// caller stored before the call, so it is valid from the first
+// instruction on, prologue or not.
+func callerArea(l Location) bool {
+	if l.Kind != LocMemory || l.Fetch == nil || l.Fetch.Start.Kind != SrcCFA {
+		return false
+	}
+	switch len(l.Fetch.Steps) {
+	case 0:
+		return true
+	case 1:
+		st := l.Fetch.Steps[0]
+		return st.Op == OpAdd && st.Arg == nil && st.Imm >= 0
+	}
+	return false
 }
 
 // frameRelative reports a memory location addressed from the frame.

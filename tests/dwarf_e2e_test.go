@@ -193,6 +193,10 @@ func dwProbes(t testing.TB, b *dwarfvars.Binary) []dwProbe {
 		// "depth" is the global there (gdb prints 1000), not the
 		// parameter of shadows_global that deeper() is inlined into.
 		{m.file(t, "inline_global"), []string{"depth"}},
+		// The first instruction, before an -O0 prologue: the stack-passed
+		// a7 and a8 are at CFA+0 and CFA+8 already.
+		{"eight+0x0", []string{"a7", "a8"}},
+		{m.rel(t, "eight", "eight_line"), nil},
 		{"loop_sum%return", nil},
 		{"nested%return", nil},
 	}
@@ -1159,6 +1163,14 @@ func TestDWARFDiagnostics(t *testing.T) {
 		_, p, err := dwCompileOne(t, dwOneHandler("prog: loop_summ:3 a=acc", "a"), bopts)
 		dwExpectDiag(t, err, p, `"prog"`, "loop_summ", "loop_sum")
 	})
+	t.Run("return-of-inlined-only", func(t *testing.T) {
+		// sq is always inlined: no out-of-line copy to return from.
+		_, p, err := dwCompileOne(t, dwOneHandler("prog: sq%return a=$retval", "a"), bopts)
+		dwExpectDiag(t, err, p, `"prog"`, "sq%return", "only inlined", "out-of-line")
+		if err != nil && strings.Contains(err.Error(), "did you mean") {
+			t.Errorf("suggests the name it could not find: %v", err)
+		}
+	})
 	t.Run("file-not-found", func(t *testing.T) {
 		_, p, err := dwCompileOne(t, dwOneHandler("prog: targt.c:24 a=acc", "a"), bopts)
 		dwExpectDiag(t, err, p, `"prog"`, "targt.c", "target.c")
@@ -1480,4 +1492,38 @@ func TestDWARFKnownBugs(t *testing.T) {
 			t.Errorf("s.a.b at %s (an optimized-out piece): binding %v, err %v", sites[0], bd, err)
 		}
 	})
+}
+
+// TestDWARFStackArgsAtEntry: at the first instruction of an -O0 function
+// (before its prologue) the stack-passed 7th and 8th arguments are already
+// at CFA+0 and CFA+8 and bind there (TestDWARFAgainstGDB compares their
+// values with gdb's), while the register ones, whose frame slots the
+// prologue has not filled yet, are refused.
+func TestDWARFStackArgsAtEntry(t *testing.T) {
+	o0 := dwBuildVariant(t, "target-O0", "-g", "-O0", "-no-pie")
+	b, err := dwarfvars.Open(o0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p, _ := dwarfvars.ParseProbe("eight+0x0")
+	sites, err := b.Resolve(p)
+	if err != nil || len(sites) != 1 {
+		t.Fatalf("eight+0x0: %v %v", sites, err)
+	}
+	for _, v := range []string{"a7", "a8"} {
+		e, _ := dwarfvars.ParseExpr(v)
+		bd, err := b.Bind(sites[0], e)
+		if err != nil {
+			t.Errorf("%s at eight+0x0: %v", v, err)
+			continue
+		}
+		if d := bd.Describe(); !strings.Contains(d, "CFA") || !strings.Contains(d, "rsp+") {
+			t.Errorf("%s at eight+0x0 = %s, want CFA-relative memory", v, d)
+		}
+	}
+	e, _ := dwarfvars.ParseExpr("a1")
+	if _, err := b.Bind(sites[0], e); !errors.Is(err, dwarfvars.ErrOptimizedOut) || !strings.Contains(err.Error(), "prologue") {
+		t.Errorf("a1 at eight+0x0 (its slot not stored yet): %v", err)
+	}
 }

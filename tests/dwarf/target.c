@@ -97,6 +97,16 @@ __attribute__((noinline)) int entry2(int m, int w, int k)
 	return k + 1;
 }
 
+/* More than six integer parameters: a7 and a8 are passed on the stack, in
+ * the caller's frame, readable from the first instruction on (before an
+ * -O0 prologue has stored the register ones). */
+__attribute__((noinline)) long eight(int a1, long a2, short a3, char a4, int a5, long a6, int a7, long a8)
+{
+	long r = a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8;
+	g_counter += (int)r; /* @eight_line */
+	return r * a7;
+}
+
 /* Inside an inlined body C scoping sees the inlined function's own names,
  * then file scope: in deeper() "depth" is the global, not the
  * parameter of the function it is inlined into. */
@@ -129,6 +139,7 @@ int main(int argc, char **argv)
 		r += constfold(it);
 		r += entry2(n + it, it * 9 + 1, it + 2);
 		r += shadows_global(n + it);
+		r += eight(n + it, 2L + it, 3 + it, 4 + it, 5 + it, 6L + it, 7 + it, 80000000000L + it);
 	}
 	printf("%ld %d %ld\n", r, g_counter, s_total);
 	return 0;
