@@ -81,7 +81,21 @@ func Parse(path string, opts Options) (*Unit, error) {
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: path, Value: rewriteNamedVariadics(src)},
 	}
+	pruned := false
+	if PruneVmlinux {
+		sfs := cfg.FS.(sourceFS)
+		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: includeDirs(opts.IncludeDirs), read: sfs.read}
+		sfs.pruned = &pruned
+		cfg.FS = sfs
+	}
 	ast, err := translate(cfg, sources)
+	if err != nil && pruned {
+		// What pruning removed was needed after all: the whole header.
+		cfg, _ = newConfig(opts)
+		prag = newPragmas()
+		cfg.PragmaHandler = prag.handle
+		ast, err = translate(cfg, sources)
+	}
 	if err != nil {
 		var fe frontEndFailure
 		if errors.As(err, &fe) {

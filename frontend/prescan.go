@@ -1,7 +1,9 @@
 package frontend
 
 import (
+	"bytes"
 	"fmt"
+	"unsafe"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -24,7 +26,8 @@ const (
 func prescan(path string, src []byte) *diag.Diagnostic {
 	toks := scanTokens(src)
 	errAt := func(t ctoken, format string, args ...any) *diag.Diagnostic {
-		return &diag.Diagnostic{File: path, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+		line, col := lineCol(src, t.off)
+		return &diag.Diagnostic{File: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	// open holds the brackets that are open; a '{' that starts the body of
 	// "struct TAG" or "union TAG" records the tag.
@@ -89,86 +92,96 @@ func prescan(path string, src []byte) *diag.Diagnostic {
 
 func isRecordKeyword(s string) bool { return s == "struct" || s == "union" }
 
-// ctoken is a C token of the main file as prescan needs it: punctuation
-// and identifiers with their positions; literals, comments and
-// preprocessor lines are skipped.
-type ctoken struct {
-	text      string
-	ident     bool
-	line, col int
-}
-
-func scanTokens(src []byte) []ctoken {
-	var toks []ctoken
-	line, col := 1, 1
-	atLineStart := true
-	advance := func(n int, i *int) {
-		for k := 0; k < n && *i < len(src); k++ {
-			if src[*i] == '\n' {
-				line, col = line+1, 1
-				atLineStart = true
-			} else {
-				col++
-			}
-			*i++
+// punct holds each byte as a one-byte string, so that punctuation tokens
+// cost no allocation.
+var punct = func() (t [256]string) {
+	for i := range t {
+		t[i] = string(rune(i))
+		if i >= 0x80 {
+			t[i] = string([]byte{byte(i)})
 		}
 	}
-	for i := 0; i < len(src); {
+	return t
+}()
+
+// ctoken is a C token as prescan and pruneVmlinux need it: punctuation
+// and identifiers with their byte offsets; literals, comments and
+// preprocessor lines are skipped.
+type ctoken struct {
+	text  string
+	ident bool
+	off   int // byte offset
+}
+
+// lineCol converts a byte offset of src to a 1-based line and column.
+func lineCol(src []byte, off int) (line, col int) {
+	line = 1 + bytes.Count(src[:off], []byte{'\n'})
+	return line, off - bytes.LastIndexByte(src[:off], '\n')
+}
+
+// scanTokens tokenizes src. Identifiers share src's memory (vmlinux.h has
+// a million of them): src must not change while the tokens are in use.
+func scanTokens(src []byte) []ctoken {
+	toks := make([]ctoken, 0, len(src)/6)
+	atLineStart := true
+	n := len(src)
+	for i := 0; i < n; {
 		c := src[i]
 		switch {
-		case c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			wasStart := atLineStart
-			advance(1, &i)
-			if c != '\n' {
-				atLineStart = wasStart
+		case c == '\n':
+			atLineStart = true
+			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '\\' && i+1 < n && src[i+1] == '\n':
+			i += 2
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return toks
 			}
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
-			advance(2, &i)
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			advance(2, &i)
-			for i < len(src) && !(src[i] == '*' && i+1 < len(src) && src[i+1] == '/') {
-				advance(1, &i)
-			}
-			advance(2, &i)
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				advance(1, &i)
+			i += 2 + end + 2
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
 			}
 		case c == '#' && atLineStart:
 			// A preprocessor line, with its continuations.
-			for i < len(src) && src[i] != '\n' {
-				if src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n' {
-					advance(1, &i)
+			for i < n && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < n && src[i+1] == '\n' {
+					i++
 				}
-				advance(1, &i)
+				i++
 			}
 		case c == '"' || c == '\'':
 			atLineStart = false
-			advance(1, &i)
-			for i < len(src) && src[i] != c && src[i] != '\n' {
+			i++
+			for i < n && src[i] != c && src[i] != '\n' {
 				if src[i] == '\\' {
-					advance(1, &i)
+					i++
 				}
-				advance(1, &i)
+				i++
 			}
-			advance(1, &i)
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			i++
+		case isIdentStart(c):
 			atLineStart = false
-			start, l, cl := i, line, col
-			for i < len(src) && (src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z' || src[i] >= '0' && src[i] <= '9') {
-				advance(1, &i)
+			start := i
+			for i < n && (isIdentStart(src[i]) || src[i] >= '0' && src[i] <= '9') {
+				i++
 			}
-			toks = append(toks, ctoken{text: string(src[start:i]), ident: true, line: l, col: cl})
+			toks = append(toks, ctoken{text: unsafe.String(&src[start], i-start), ident: true, off: start})
 		case c >= '0' && c <= '9':
 			atLineStart = false
-			for i < len(src) && (src[i] == '.' || src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z' || src[i] >= '0' && src[i] <= '9') {
-				advance(1, &i)
+			for i < n && (src[i] == '.' || isIdentStart(src[i]) || src[i] >= '0' && src[i] <= '9') {
+				i++
 			}
 		default:
 			atLineStart = false
-			toks = append(toks, ctoken{text: string(c), line: line, col: col})
-			advance(1, &i)
+			toks = append(toks, ctoken{text: punct[c], off: i})
+			i++
 		}
 	}
 	return toks
 }
+
+func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

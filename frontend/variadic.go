@@ -192,6 +192,10 @@ func isWord(c byte) bool {
 type sourceFS struct {
 	embedded     fs.FS
 	keepComments bool
+	// vmlinux, when set, prunes bpftool's vmlinux.h to what the program
+	// can reach (see pruneVmlinux); pruned records that it did.
+	vmlinux *vmlinuxRoots
+	pruned  *bool
 }
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
@@ -200,6 +204,10 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	b, err := s.read(name)
 	if err != nil {
 		return nil, err
+	}
+	if s.vmlinux != nil && isVmlinux(b) {
+		b = pruneVmlinux(b, s.vmlinux.get())
+		*s.pruned = true
 	}
 	b = rewriteNamedVariadics(b)
 	if !s.keepComments {

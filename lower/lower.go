@@ -341,6 +341,10 @@ func (l *lowerer) externVar(d *cc.Declarator, id *cc.InitDeclarator) {
 	if _, ok := l.globals[d]; ok {
 		return
 	}
+	if prev := l.globalNames[d.Name()]; prev != nil && prev.g != nil && prev.g.Extern {
+		l.globals[d] = prev // declared again
+		return
+	}
 	t := d.Type()
 	size := typeSize(t)
 	if size == 0 && sec == ".kconfig" {

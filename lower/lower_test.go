@@ -163,3 +163,23 @@ int h(void *ctx, int n) { return n; }`)})
 		t.Errorf("params = %q", got)
 	}
 }
+
+// An extern declared twice is one extern (found by the mutation test: it
+// reached the ELF writer twice).
+func TestExternDeclaredTwice(t *testing.T) {
+	m, err := lowerSource(t, `extern int CONFIG_HZ __attribute__((section(".kconfig")));
+extern int CONFIG_HZ __attribute__((section(".kconfig")));
+int __attribute__((section("socket"))) f(void *c) { return CONFIG_HZ; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range m.Globals {
+		if g.Extern && g.Name == "CONFIG_HZ" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d externs named CONFIG_HZ, want 1", n)
+	}
+}

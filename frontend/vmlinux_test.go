@@ -1,0 +1,105 @@
+package frontend
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const miniVmlinux = `#ifndef __VMLINUX_H__
+#define __VMLINUX_H__
+
+#ifndef BPF_NO_PRESERVE_ACCESS_INDEX
+#pragma clang attribute push (__attribute__((preserve_access_index)), apply_to = record)
+#endif
+
+typedef unsigned int __u32;
+
+typedef __u32 u32;
+
+typedef int (*handler_t)(struct handler_arg *);
+
+struct mm_struct {
+	long pgd;
+};
+
+struct files_struct {
+	int count;
+};
+
+struct sched_entity {
+	u32 weight;
+};
+
+struct unused_thing {
+	int x;
+};
+
+enum pid_type {
+	PIDTYPE_PID = 0,
+	PIDTYPE_TGID = 1,
+};
+
+struct task_struct {
+	int pid;
+	struct sched_entity se;
+	struct mm_struct *mm;
+	struct files_struct *files;
+	union {
+		struct unused_thing *u;
+		int flags;
+	};
+};
+
+#ifndef BPF_NO_PRESERVE_ACCESS_INDEX
+#pragma clang attribute pop
+#endif
+
+#endif /* __VMLINUX_H__ */
+`
+
+// What a program reaches stays defined; a record reached only through a
+// pointer member it never names becomes a forward declaration; the rest
+// is blanked with every line break kept.
+func TestPruneVmlinux(t *testing.T) {
+	src := []byte(miniVmlinux)
+	if !isVmlinux(src) {
+		t.Fatal("not recognised as vmlinux.h")
+	}
+	roots := map[string]bool{"task_struct": true, "mm": true, "pgd": true, "PIDTYPE_TGID": true}
+	out := string(pruneVmlinux(src, roots))
+	if strings.Count(out, "\n") != strings.Count(miniVmlinux, "\n") {
+		t.Errorf("line breaks changed")
+	}
+	for _, keep := range []string{"struct mm_struct {", "struct sched_entity {", "typedef __u32 u32;", "typedef unsigned int __u32;", "struct task_struct {", "PIDTYPE_TGID = 1", "struct files_struct;", "struct unused_thing;", "#pragma clang attribute pop"} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("pruned header lacks %q:\n%s", keep, out)
+		}
+	}
+	for _, gone := range []string{"struct files_struct {", "struct unused_thing {", "handler_t"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("pruned header still has %q", gone)
+		}
+	}
+}
+
+// A name the program builds by token pasting is invisible to pruning: the
+// pruned header fails to compile, and Parse compiles with the whole one.
+func TestPruneVmlinuxFallback(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "vmlinux.h"), []byte(miniVmlinux), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `#include "vmlinux.h"
+#define CAT(a, b) a##b
+long f(struct task_struct *t) { struct CAT(files_, struct) *p = (void *)t; return p->count; }
+`
+	path := filepath.Join(dir, "prog.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(path, Options{}); err != nil {
+		t.Fatalf("no fallback to the whole header: %v", err)
+	}
+}
