@@ -76,22 +76,27 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	prag := newPragmas()
 	cfg.PragmaHandler = prag.handle
+	main, regions := hideAccessAttribute(path, src)
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: path, Value: rewriteNamedVariadics(src)},
+		{Name: path, Value: rewriteNamedVariadics(main)},
 	}
+	headerRegions := []accessRegion{}
 	pruned := false
+	sfs := cfg.FS.(sourceFS)
+	sfs.regions = &headerRegions
 	if PruneVmlinux {
-		sfs := cfg.FS.(sourceFS)
 		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: includeDirs(opts.IncludeDirs), read: sfs.read}
 		sfs.pruned = &pruned
-		cfg.FS = sfs
 	}
+	cfg.FS = sfs
 	ast, err := translate(cfg, sources)
 	if err != nil && pruned {
 		// What pruning removed was needed after all: the whole header.
-		cfg, _ = newConfig(opts)
+		sfs.vmlinux, sfs.pruned = nil, nil
+		headerRegions = headerRegions[:0]
+		cfg.FS = sfs
 		prag = newPragmas()
 		cfg.PragmaHandler = prag.handle
 		ast, err = translate(cfg, sources)
@@ -106,7 +111,8 @@ func Parse(path string, opts Options) (*Unit, error) {
 		}
 		return nil, convertErrors(path, src, err)
 	}
-	return &Unit{File: path, AST: ast, Source: src, accessRegions: prag.finish()}, nil
+	regions = append(append(regions, headerRegions...), prag.finish()...)
+	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions}, nil
 }
 
 // MaxSourceSize bounds the main file's size.

@@ -1,7 +1,9 @@
 package frontend
 
 import (
+	"bytes"
 	"math"
+	"strings"
 
 	"modernc.org/cc/v4"
 	"modernc.org/token"
@@ -23,10 +25,22 @@ type pragmas struct {
 	regions []accessRegion
 }
 
-// accessRegion is a range of lines of one file under preserve_access_index.
+// accessRegion is a stretch of one file under preserve_access_index:
+// from and to are (line, column) positions, both included.
 type accessRegion struct {
 	file     string
-	from, to int
+	from, to srcPos
+}
+
+// srcPos is a (line, column) position.
+type srcPos struct{ line, col int }
+
+func (a srcPos) before(b srcPos) bool {
+	return a.line < b.line || a.line == b.line && a.col < b.col
+}
+
+func (r accessRegion) contains(file string, p srcPos) bool {
+	return r.file == file && !p.before(r.from) && !r.to.before(p)
 }
 
 func newPragmas() *pragmas { return &pragmas{seen: map[string]bool{}} }
@@ -48,7 +62,7 @@ func (p *pragmas) handle(toks []cc.Token) error {
 			var r *accessRegion
 			for _, t := range toks[3:] {
 				if t.SrcStr() == "preserve_access_index" {
-					r = &accessRegion{file: pos.Filename, from: pos.Line, to: math.MaxInt}
+					r = &accessRegion{file: pos.Filename, from: srcPos{pos.Line + 1, 0}, to: srcPos{math.MaxInt, 0}}
 				}
 			}
 			p.stack = append(p.stack, r)
@@ -56,7 +70,7 @@ func (p *pragmas) handle(toks []cc.Token) error {
 			if n := len(p.stack); n > 0 {
 				if r := p.stack[n-1]; r != nil {
 					if r.file == pos.Filename {
-						r.to = pos.Line
+						r.to = srcPos{pos.Line, 0}
 					}
 					p.regions = append(p.regions, *r)
 				}
@@ -99,7 +113,7 @@ func (u *Unit) PreservesAccessIndex(t cc.Type) bool {
 		return false
 	}
 	for _, r := range u.accessRegions {
-		if r.file == pos.Filename && pos.Line > r.from && pos.Line < r.to {
+		if r.contains(pos.Filename, srcPos{pos.Line, pos.Column}) {
 			return true
 		}
 	}
@@ -128,4 +142,76 @@ func definedAt(t cc.Type) (token.Position, bool) {
 		return token.Position{}, false
 	}
 	return tag.Position(), true
+}
+
+// hideAccessAttribute removes __attribute__((preserve_access_index)) from
+// the records of src, recording each record's body as a region instead.
+// cc loses the members of a self-referential record that has an attribute
+// (a pointer member then points to an incomplete copy of the type), and
+// the attribute matters to bpfcc only through PreservesAccessIndex, which
+// regions answer as well. Spaces replace the attribute: positions stay.
+func hideAccessAttribute(file string, src []byte) ([]byte, []accessRegion) {
+	if !bytes.Contains(src, []byte("preserve_access_index")) {
+		return src, nil
+	}
+	toks := scanTokens(src)
+	var out []byte
+	var regions []accessRegion
+	for i := 0; i+5 < len(toks); i++ {
+		if toks[i].text != "__attribute__" && toks[i].text != "__attribute" || toks[i+1].text != "(" || toks[i+2].text != "(" ||
+			strings.Trim(toks[i+3].text, "_") != "preserve_access_index" || toks[i+4].text != ")" || toks[i+5].text != ")" {
+			continue
+		}
+		var open, close int = -1, -1
+		switch {
+		case i > 0 && toks[i-1].text == "}": // struct s { ... } __attribute__((...))
+			close = i - 1
+			open = matching(toks, close, -1)
+		case i > 0 && isRecordKeyword(toks[i-1].text): // struct __attribute__((...)) s { ... }
+			k := i + 6
+			if k < len(toks) && toks[k].ident {
+				k++
+			}
+			if k < len(toks) && toks[k].text == "{" {
+				open = k
+				close = matching(toks, k, +1)
+			}
+		}
+		if open < 0 || close < 0 {
+			continue // not on a record definition: cc handles it
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		for k := toks[i].off; k <= toks[i+5].off; k++ {
+			if out[k] != '\n' {
+				out[k] = ' '
+			}
+		}
+		fl, fc := lineCol(src, toks[open].off)
+		tl, tc := lineCol(src, toks[close].off)
+		regions = append(regions, accessRegion{file: file, from: srcPos{fl, fc}, to: srcPos{tl, tc}})
+	}
+	if out == nil {
+		return src, nil
+	}
+	return out, regions
+}
+
+// matching returns the index of the bracket matching toks[i], searching
+// forward (dir +1) or backward (dir -1), or -1.
+func matching(toks []ctoken, i, dir int) int {
+	depth := 0
+	for k := i; k >= 0 && k < len(toks); k += dir {
+		switch toks[k].text {
+		case "{":
+			depth += dir
+		case "}":
+			depth -= dir
+		}
+		if depth == 0 {
+			return k
+		}
+	}
+	return -1
 }

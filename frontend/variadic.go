@@ -196,6 +196,9 @@ type sourceFS struct {
 	// can reach (see pruneVmlinux); pruned records that it did.
 	vmlinux *vmlinuxRoots
 	pruned  *bool
+	// regions, when set, collects the preserve_access_index records whose
+	// attribute hideAccessAttribute took out of the headers.
+	regions *[]accessRegion
 }
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
@@ -208,6 +211,11 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	if s.vmlinux != nil && isVmlinux(b) {
 		b = pruneVmlinux(b, s.vmlinux.get())
 		*s.pruned = true
+	}
+	if s.regions != nil {
+		var r []accessRegion
+		b, r = hideAccessAttribute(name, b)
+		*s.regions = append(*s.regions, r...)
 	}
 	b = rewriteNamedVariadics(b)
 	if !s.keepComments {

@@ -2,7 +2,9 @@
 // field names in an order and at offsets of its own; every access is a
 // relocation that the loader rewrites against the running kernel's BTF,
 // so the reads find the real fields. Queries for fields, types and enum
-// values that do not exist are answered by the loader as well.
+// values that do not exist are answered by the loader as well. The record
+// points to itself (real_parent), which cc alone cannot represent with an
+// attribute: the frontend turns the attribute into a region.
 // RUN: syscall
 // PACKET: none
 // EXPECT: retval=0
@@ -12,14 +14,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-struct task_struct___parent {
-	int tgid;
-} __attribute__((preserve_access_index));
-
 struct task_struct___local {
 	char comm[16];
 	int tgid;
-	struct task_struct___parent *real_parent;
+	struct task_struct___local *real_parent;
 	int pid;
 	int no_such_field;
 	struct {

@@ -1,0 +1,46 @@
+package frontend
+
+import (
+	"strings"
+	"testing"
+
+	"modernc.org/cc/v4"
+)
+
+// __attribute__((preserve_access_index)) on a record becomes a region over
+// its body (both spellings of the attribute's place), positions unchanged;
+// the record may point to itself, which cc alone cannot represent.
+func TestHideAccessAttribute(t *testing.T) {
+	src := `struct a { int x; struct a *next; } __attribute__((preserve_access_index));
+struct plain { int y; };
+struct __attribute__((__preserve_access_index__)) b {
+	struct b *self;
+};
+int f(struct a *p, struct plain *q, struct b *r) { return p->next->x + q->y + (r->self != 0); }
+`
+	out, regions := hideAccessAttribute("x.c", []byte(src))
+	if len(out) != len(src) || strings.Count(string(out), "\n") != strings.Count(src, "\n") {
+		t.Fatal("positions moved")
+	}
+	if strings.Contains(string(out), "preserve_access_index") || len(regions) != 2 {
+		t.Fatalf("regions %v, output:\n%s", regions, out)
+	}
+	u, err := Parse("x.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"a": true, "plain": false, "b": true}
+	for l := u.AST.TranslationUnit; l != nil; l = l.TranslationUnit {
+		fd := l.ExternalDeclaration.FunctionDefinition
+		if fd == nil {
+			continue
+		}
+		for _, p := range fd.Declarator.Type().(*cc.FunctionType).Parameters() {
+			st := p.Type().(*cc.PointerType).Elem()
+			tag := st.(*cc.StructType).Tag()
+			if got := u.PreservesAccessIndex(st); got != want[tag.SrcStr()] {
+				t.Errorf("struct %s: PreservesAccessIndex = %v", tag.SrcStr(), got)
+			}
+		}
+	}
+}
