@@ -159,7 +159,7 @@ func (b *Binary) global(s Site, name string) (Var, bool, error) {
 	if !ok {
 		return Var{}, false, nil
 	}
-	cuE, err := b.entryAt(u.start)
+	cuE, err := b.entryAt(u.die)
 	if err != nil {
 		return Var{}, false, malformed("compile unit", err)
 	}

@@ -2,14 +2,15 @@ package dwarfvars
 
 import (
 	"bytes"
+	"cmp"
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -59,7 +60,11 @@ type Binary struct {
 // where its header starts (DW_OP_convert operands are unit-relative).
 type unitHdr struct {
 	start, end dwarf.Offset
-	version    int
+	// die is the offset of the unit's first DIE, after the header: where
+	// debug/dwarf's Reader.Seek finds the unit (it refuses the header's
+	// own offset for every unit but the first).
+	die     dwarf.Offset
+	version int
 }
 
 // Open reads an ELF binary's DWARF, CFI and symbols. When the binary has no
@@ -122,12 +127,14 @@ func section(f *elf.File, name string) ([]byte, error) {
 		}
 		return nil, nil
 	}
-	r := s.Open()
-	data, err := io.ReadAll(r)
-	if err != nil {
+	// Read into a buffer of the section's size, capped: a damaged header
+	// must not make us allocate what the file cannot hold.
+	var buf bytes.Buffer
+	buf.Grow(int(min(s.Size, 64<<20)))
+	if _, err := buf.ReadFrom(s.Open()); err != nil {
 		return nil, fmt.Errorf("section %s: %w", name, err)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 func (b *Binary) loadDWARF(f *elf.File) error {
@@ -177,7 +184,21 @@ func parseUnitHeaders(info []byte, order binary.ByteOrder) []unitHdr {
 		}
 		v := int(order.Uint16(info[off+hdr:]))
 		end := off + hdr + int(n)
-		us = append(us, unitHdr{dwarf.Offset(off), dwarf.Offset(end), v})
+		offSize := 4 // of the abbreviation offset and type offsets
+		if hdr == 12 {
+			offSize = 8
+		}
+		die := off + hdr + 2 + offSize + 1 // DWARF 2-4: version, abbrev offset, address size
+		if v >= 5 && off+hdr+2 < len(info) {
+			die = off + hdr + 2 + 1 + 1 + offSize // version, unit type, address size, abbrev offset
+			switch info[off+hdr+2] {
+			case 0x04, 0x05: // DW_UT_skeleton, DW_UT_split_compile: dwo_id
+				die += 8
+			case 0x02, 0x06: // DW_UT_type, DW_UT_split_type: signature, type offset
+				die += 8 + offSize
+			}
+		}
+		us = append(us, unitHdr{start: dwarf.Offset(off), end: dwarf.Offset(end), die: dwarf.Offset(min(die, end)), version: v})
 		off = end
 	}
 	return us
@@ -218,12 +239,18 @@ func (b *Binary) loadSymbols(dbg *elf.File) {
 			}
 		}
 	}
-	sort.SliceStable(b.syms, func(i, j int) bool {
-		if b.syms[i].Value != b.syms[j].Value {
-			return b.syms[i].Value < b.syms[j].Value
+	global := func(s elf.Symbol) int {
+		if elf.ST_BIND(s.Info) == elf.STB_GLOBAL {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(b.syms, func(x, y elf.Symbol) int {
+		if x.Value != y.Value {
+			return cmp.Compare(x.Value, y.Value)
 		}
 		// Prefer global names for aliases at one address.
-		return elf.ST_BIND(b.syms[i].Info) == elf.STB_GLOBAL && elf.ST_BIND(b.syms[j].Info) != elf.STB_GLOBAL
+		return global(x) - global(y)
 	})
 }
 

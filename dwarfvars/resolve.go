@@ -226,7 +226,7 @@ func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*fu
 	if !ok {
 		return nil
 	}
-	cuE, err := b.entryAt(u.start)
+	cuE, err := b.entryAt(u.die)
 	if err != nil {
 		return malformed("compile unit", err)
 	}
@@ -251,7 +251,7 @@ func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*fu
 	// Top-level functions holding a DIE whose abstract origin is off.
 	var holders []dwarf.Offset
 	r := b.dw.Reader()
-	r.Seek(u.start)
+	r.Seek(u.die)
 	depth, top := 0, dwarf.Offset(0)
 	for {
 		e, err := r.Next()
