@@ -361,17 +361,31 @@ func resolveHandler(name string, params []string, s *Spec, opts Options, bins ma
 			kind += ".s"
 		}
 		hs.Sleepable = sleep
-		if site.Return {
-			hs.Section = fmt.Sprintf("%s/%s:%s", kind, abs, site.Func)
-		} else {
-			hs.Section = fmt.Sprintf("%s/%s:%s+%#x", kind, abs, site.Func, site.FuncOffset)
-		}
+		hs.Section = kind + "/" + abs + ":" + uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous, site.Return)
 		if entry != nil {
-			hs.EntrySection = fmt.Sprintf("uprobe/%s:%s+%#x", abs, entry.Func, entry.FuncOffset)
+			hs.EntrySection = "uprobe/" + abs + ":" + uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous, false)
 		}
 		h.Sites = append(h.Sites, hs)
 	}
 	return h, nil
+}
+
+// uprobeTarget is what follows "BINARY:" in a uprobe section: FUNC+0xOFF
+// (FUNC for a return probe), or the file offset 0xFILEOFF when several
+// functions share the name FUNC (static functions of one name in several
+// compile units): loaders resolve a name to one of them (cilium/ebpf the
+// last in the symbol table, libbpf refuses), which would put the probe on
+// the other copy, possibly inside an instruction.
+func uprobeTarget(fn string, off, fileOff uint64, ambiguous, ret bool) string {
+	switch {
+	case ambiguous && fileOff != 0 && ret:
+		return fmt.Sprintf("%#x", fileOff-off)
+	case ambiguous && fileOff != 0:
+		return fmt.Sprintf("%#x", fileOff)
+	case ret:
+		return fn
+	}
+	return fmt.Sprintf("%s+%#x", fn, off)
 }
 
 // kernelHandler places a handler without bound arguments on a kprobe.

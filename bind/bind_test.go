@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -216,5 +217,54 @@ func TestFloatBindingRefused(t *testing.T) {
 	msg := diagText(err)
 	if strings.Count(msg, "floating point") != 1 || !strings.Contains(msg, `handler "h"`) || !strings.Contains(msg, "fp+0x") || !strings.Contains(msg, `argument "d"`) {
 		t.Errorf("float binding: %q", msg)
+	}
+}
+
+// Static functions of one name in two compile units: the section names the
+// site by file offset (a loader resolves "helper" to one of the two,
+// cilium/ebpf to the last in the symbol table, so the probe would land in
+// the other copy, possibly inside an instruction), and so does the
+// entry-value helper's.
+func TestAmbiguousFunctionAttachesByFileOffset(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("skipped: gcc not installed")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.c": "int fa(int); long fb(long, int);\nint main(int argc, char **argv) { return fa(argc) + (int)fb(argc, 2); }\n",
+		"a.c":    "static __attribute__((noinline)) int helper(int x)\n{\n\treturn x * 2;\n}\nint fa(int x) { return helper(x) + 1; }\n",
+		"b.c":    "__attribute__((noinline)) void sink(long x) { __asm__ volatile(\"\" : : \"r\"(x) : \"memory\"); }\nstatic __attribute__((noinline)) long helper(long y, int z)\n{\n\tsink(y * 3);\n\tsink(z);\n\treturn z + 1;\n}\nlong fb(long y, int z) { return helper(y, z) + 1; }\n",
+	}
+	args := []string{"-g", "-O2", "-o", filepath.Join(dir, "dup")}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
+	}
+	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	bin := filepath.Join(dir, "dup")
+	sh := shape(map[string][]string{"h": {"ctx", "x"}, "u": {"ctx"}, "e": {"ctx", "y"}}, nil,
+		"h: helper@a.c x; u: fa; e: helper@b.c:4 y")
+	hs, err := Resolve(sh, Options{Binary: bin})
+	if err != nil {
+		t.Fatal(diagText(err))
+	}
+	got := map[string]lower.HandlerSite{}
+	for _, h := range hs {
+		got[h.Name] = h.Sites[0]
+	}
+	sec := regexp.MustCompile(`^uprobe(\.s)?/` + regexp.QuoteMeta(bin) + `:0x[0-9a-f]+$`)
+	if s := got["h"].Section; !sec.MatchString(s) {
+		t.Errorf("h: section %q, want uprobe/BIN:0xFILEOFFSET", s)
+	}
+	if s := got["u"].Section; !strings.HasSuffix(s, ":fa+0x0") {
+		t.Errorf("u: section %q, want FUNC+0xOFF for a unique name", s)
+	}
+	if s := got["e"]; !sec.MatchString(s.Section) || s.EntrySection != "" && !sec.MatchString(s.EntrySection) {
+		t.Errorf("e: section %q entry section %q, want uprobe/BIN:0xFILEOFFSET", s.Section, s.EntrySection)
 	}
 }

@@ -35,8 +35,11 @@ type Binding struct {
 type EntryInfo struct {
 	Addr, FileOffset, FuncOffset uint64
 	Func                         string
-	Regs                         []int
-	EntryCFA, SiteCFA            Source
+	// FuncAmbiguous: several functions are named Func; attach by
+	// FileOffset (see Site.FuncAmbiguous).
+	FuncAmbiguous     bool
+	Regs              []int
+	EntryCFA, SiteCFA Source
 }
 
 // Describe renders the binding like "cnt = *(s32 *)(CFA-28 = rsp+36)".
@@ -196,6 +199,7 @@ func (b *Binary) entryInfo(s Site, loc Location) (*EntryInfo, error) {
 	ei.FileOffset, _ = b.fileOffset(ei.Addr)
 	if sym, ok := b.symbolAt(ei.Addr); ok {
 		ei.Func, ei.FuncOffset = sym.Name, ei.Addr-sym.Value
+		ei.FuncAmbiguous = len(b.symbolsNamed(sym.Name)) > 1
 	} else {
 		ei.Func = s.Func
 	}

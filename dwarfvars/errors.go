@@ -64,6 +64,21 @@ func (e *ProbeNotFoundError) Error() string {
 // Is makes errors.Is(err, ErrNotFound) work.
 func (e *ProbeNotFoundError) Is(t error) bool { return t == ErrNotFound }
 
+// AmbiguousFuncError says a FUNC+OFF names several functions (static
+// functions of one name in several compile units): an offset is an
+// instruction of one of them only.
+type AmbiguousFuncError struct {
+	Probe, Func string
+	// Units are the compile units defining Func; Alternatives the probes
+	// that name each copy.
+	Units, Alternatives []string
+}
+
+func (e *AmbiguousFuncError) Error() string {
+	return fmt.Sprintf("probe %s: %d functions are named %q (in %s): an offset is specific to one of them; say which with %s",
+		e.Probe, len(e.Units), e.Func, strings.Join(e.Units, ", "), strings.Join(e.Alternatives, " or "))
+}
+
 // NoCodeError says a source line has no instructions.
 type NoCodeError struct {
 	Probe string

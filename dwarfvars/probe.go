@@ -25,7 +25,11 @@ type Probe struct {
 	Binary string
 	Kind   ProbeKind
 	Func   string
-	File   string
+	// Src is the @SRC of FUNC@SRC[...]: the function of that name whose
+	// compile unit or declaration file has this path suffix (static
+	// functions of the same name in several compile units).
+	Src  string
+	File string
 	// Offset is the byte offset of FUNC+OFF.
 	Offset uint64
 	// Line is the relative line of FUNC:RLN or the line of FILE:LINE.
@@ -36,22 +40,28 @@ type Probe struct {
 
 // String formats the probe without the binary prefix.
 func (p Probe) String() string {
+	fn := p.Func
+	if p.Src != "" {
+		fn += "@" + p.Src
+	}
 	switch p.Kind {
 	case ProbeFuncOffset:
-		return fmt.Sprintf("%s+%#x", p.Func, p.Offset)
+		return fmt.Sprintf("%s+%#x", fn, p.Offset)
 	case ProbeFuncLine:
-		return fmt.Sprintf("%s:%d", p.Func, p.Line)
+		return fmt.Sprintf("%s:%d", fn, p.Line)
 	case ProbeFileLine:
 		return fmt.Sprintf("%s:%d", p.File, p.Line)
 	}
 	if p.Return {
-		return p.Func + "%return"
+		return fn + "%return"
 	}
-	return p.Func
+	return fn
 }
 
 // ParseProbe parses perf-probe syntax: FUNC, FUNC+OFF (decimal or 0x hex),
-// FUNC:RLN, FILE.c:LINE and FUNC%return, optionally prefixed by "BINARY:"
+// FUNC:RLN, FILE.c:LINE and FUNC%return, where FUNC may be FUNC@SRC to
+// pick the function defined in source file SRC (static functions of one
+// name in several compile units), optionally prefixed by "BINARY:"
 // when BINARY contains a '/'. A FILE is recognised by a '/' or a source
 // file extension (.c, .h, .cc, ...).
 func ParseProbe(s string) (Probe, error) {
@@ -84,6 +94,31 @@ func ParseProbe(s string) (Probe, error) {
 }
 
 func parseSpec(s string) (Probe, error) {
+	if at := strings.IndexByte(s, '@'); at >= 0 {
+		// FUNC@SRC[+OFF|:RLN|%return]: SRC ends at the first '+', '%' or
+		// the last ':'.
+		fn, rest := s[:at], s[at+1:]
+		end := len(rest)
+		if i := strings.IndexAny(rest, "+%"); i >= 0 {
+			end = i
+		}
+		if i := strings.LastIndexByte(rest[:end], ':'); i >= 0 {
+			end = i
+		}
+		src := rest[:end]
+		if src == "" || strings.ContainsAny(src, "@ \t") {
+			return Probe{}, fmt.Errorf("invalid source file %q after '@' (want FUNC@FILE.c)", src)
+		}
+		p, err := parseSpec(fn + rest[end:])
+		if err != nil {
+			return p, err
+		}
+		if p.Kind == ProbeFileLine {
+			return p, fmt.Errorf("invalid function name %q", fn)
+		}
+		p.Src = src
+		return p, nil
+	}
 	var p Probe
 	if f, ok := strings.CutSuffix(s, "%return"); ok {
 		if !validFunc(f) {

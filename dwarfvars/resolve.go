@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,6 +35,26 @@ type Site struct {
 	EntryAddr uint64
 	// Inlined lists the inlined functions Addr is in, innermost first.
 	Inlined []string
+	// CU is the name (DW_AT_name) of the compile unit holding Addr.
+	CU string
+	// FuncAmbiguous is set when several functions of the binary have the
+	// symbol name Func (static functions of one name in several compile
+	// units, or their clones): "Func+0xOFF" does not say which, so attach
+	// by FileOffset, and name the probe with OffsetSpec.
+	FuncAmbiguous bool
+}
+
+// OffsetSpec is the FUNC+OFF probe of the site (FUNC%return for a return
+// site), FUNC@CU+OFF when Func alone is ambiguous.
+func (s Site) OffsetSpec() string {
+	fn := s.Func
+	if s.FuncAmbiguous && s.CU != "" {
+		fn += "@" + filepath.Base(s.CU)
+	}
+	if s.Return {
+		return fn + "%return"
+	}
+	return fmt.Sprintf("%s+%#x", fn, s.FuncOffset)
 }
 
 // String formats the site like "main+0x1c (prog.c:12)".
@@ -94,6 +115,7 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 	if err == nil {
 		s.EntryAddr = ft.entry
 		s.Func = ft.name
+		s.CU, _ = ft.cu.entry.Val(dwarf.AttrName).(string)
 		if rows, err := b.lines(ft.cu); err == nil {
 			if r, ok := ft.cu.rowFor(a); ok {
 				s.File, s.Line = r.file, r.line
@@ -116,6 +138,7 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 	}
 	if sym, ok := b.symbolAt(a); ok {
 		s.Func, s.FuncOffset = sym.Name, a-sym.Value
+		s.FuncAmbiguous = len(b.symbolsNamed(sym.Name)) > 1
 		if s.EntryAddr == 0 {
 			s.EntryAddr = sym.Value
 		}
@@ -170,6 +193,14 @@ type instance struct {
 // instances finds the code of a named function: ELF symbols first, then
 // DWARF names (abstract origins of clones and inlined copies).
 func (b *Binary) instances(p Probe, withInlined bool) ([]instance, error) {
+	out, err := b.allInstances(p, withInlined)
+	if err != nil || p.Src == "" {
+		return out, err
+	}
+	return b.filterSrc(p, out)
+}
+
+func (b *Binary) allInstances(p Probe, withInlined bool) ([]instance, error) {
 	var out []instance
 	seen := map[dwarf.Offset]bool{}
 	addTree := func(ft *funcTree) {
@@ -214,6 +245,59 @@ func (b *Binary) instances(p Probe, withInlined bool) ([]instance, error) {
 		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "function", Name: p.Func, Suggestions: b.suggestFuncs(p.Func)}
 	}
 	return out, nil
+}
+
+// filterSrc keeps the instances of FUNC@SRC: those whose compile unit or
+// declaration file has the path suffix SRC.
+func (b *Binary) filterSrc(p Probe, ins []instance) ([]instance, error) {
+	var keep []instance
+	var files []string
+	for _, in := range ins {
+		cu, _ := in.tree.cu.entry.Val(dwarf.AttrName).(string)
+		decl := declFile(b, in)
+		if pathSuffix(cu, p.Src) || decl != "" && pathSuffix(decl, p.Src) {
+			keep = append(keep, in)
+			continue
+		}
+		for _, f := range []string{cu, decl} {
+			if f = filepath.Base(f); f != "." && !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	if len(keep) == 0 {
+		sort.Strings(files)
+		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "function", Name: p.Func + "@" + p.Src,
+			Suggestions: prefixAll(p.Func+"@", files)}
+	}
+	return keep, nil
+}
+
+func prefixAll(pre string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = pre + s
+	}
+	return out
+}
+
+// outOfLineCUs lists the compile units of a function's distinct out-of-line
+// copies when there are several (static functions of one name).
+func outOfLineCUs(b *Binary, ins []instance) []string {
+	var cus []string
+	n := 0
+	for _, in := range ins {
+		if in.inline {
+			continue
+		}
+		n++
+		cu, _ := in.tree.cu.entry.Val(dwarf.AttrName).(string)
+		cus = append(cus, cu)
+	}
+	if n < 2 {
+		return nil
+	}
+	return cus
 }
 
 // concreteOf finds the out-of-line and (optionally) inlined instances of
@@ -534,6 +618,15 @@ func (b *Binary) resolveFuncOffset(p Probe) ([]uint64, error) {
 	ins, err := b.instances(p, false)
 	if err != nil {
 		return nil, err
+	}
+	if cus := outOfLineCUs(b, ins); cus != nil {
+		// An offset is an instruction of one copy's code: in another
+		// copy it may fall inside an instruction.
+		var alts []string
+		for _, cu := range cus {
+			alts = append(alts, fmt.Sprintf("%s@%s+%#x", p.Func, filepath.Base(cu), p.Offset))
+		}
+		return nil, &AmbiguousFuncError{Probe: p.Spec, Func: p.Func, Units: cus, Alternatives: alts}
 	}
 	var out []uint64
 	for _, in := range ins {

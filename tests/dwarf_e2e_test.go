@@ -6,7 +6,11 @@ package tests
 // and the values they record are compared with gdb's at the same addresses.
 //
 // The targets are tests/dwarf/target.c built with gcc -g at -O0, -O1, -O2
-// (non-PIE), gcc -O2 PIE, and clang-19 -O2 when installed. The probes use
+// (non-PIE), gcc -O2 PIE, and clang-19 -O2 when installed, and the
+// multi-CU target tests/dwarf/multi (static functions of one name in two
+// units, cross-unit globals, a header's inline helper inlined in two
+// units) linked whole (gcc -O0, gcc -O2 PIE, clang-19 -O2) and as a shared
+// library traced by its own path. The probes use
 // every probe form (FUNC, FUNC:RLN, FILE.c:LINE, FUNC+OFF, FUNC%return);
 // the handlers bind every scalar variable dwarfvars lists at each site plus
 // member paths, globals and $retval, half of them through SEC("config") and
@@ -47,7 +51,18 @@ var dwTargetSrc = filepath.Join("dwarf", "target.c")
 
 // dwBuild is one build of the target.
 type dwBuild struct {
-	name, path string
+	// path is the traced binary (the shared library for a library build),
+	// exe what runs (path when empty).
+	name, path, exe string
+	// multi marks builds of the multi-CU target (tests/dwarf/multi).
+	multi bool
+}
+
+func (b dwBuild) run() string {
+	if b.exe != "" {
+		return b.exe
+	}
+	return b.path
 }
 
 // dwRequireGCC skips (or fails in CI) without gcc.
@@ -106,7 +121,7 @@ func dwTargets(t testing.TB) []dwBuild {
 		if b, err := exec.Command(r.cc, args...).CombinedOutput(); err != nil {
 			t.Fatalf("%s %s: %v\n%s", r.cc, strings.Join(args, " "), err, b)
 		}
-		builds = append(builds, dwBuild{r.name, out})
+		builds = append(builds, dwBuild{name: r.name, path: out})
 	}
 	return builds
 }
@@ -128,38 +143,55 @@ func dwBuildVariant(t testing.TB, name string, args ...string) string {
 }
 
 // dwMarks finds the "/* @name */" probe markers and the declaration line of
-// every function of the target source.
+// every function of the target sources (marker names are unique over the
+// files; function declarations are per file: static functions of one name
+// live in several).
 type dwMarks struct {
 	line map[string]int
-	decl map[string]int
+	in   map[string]string         // marker -> file base name
+	decl map[string]map[string]int // file base name -> function -> line
 }
 
 var dwMarkRE = regexp.MustCompile(`/\* @(\w+) \*/`)
 var dwDeclRE = regexp.MustCompile(`^[a-z_].*?\b(\w+)\(`)
+var dwAttrRE = regexp.MustCompile(`__attribute__\(\(.*?\)\)`)
 
 func dwReadMarks(t testing.TB) dwMarks {
+	return dwReadMarksFiles(t, dwTargetSrc)
+}
+
+func dwReadMarksFiles(t testing.TB, files ...string) dwMarks {
 	t.Helper()
-	src, err := os.ReadFile(dwTargetSrc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := dwMarks{line: map[string]int{}, decl: map[string]int{}}
-	for i, l := range strings.Split(string(src), "\n") {
-		if s := dwMarkRE.FindStringSubmatch(l); s != nil {
-			m.line[s[1]] = i + 1
+	m := dwMarks{line: map[string]int{}, in: map[string]string{}, decl: map[string]map[string]int{}}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if s := dwDeclRE.FindStringSubmatch(l); s != nil && !strings.HasSuffix(strings.TrimSpace(l), ";") {
-			m.decl[s[1]] = i + 1
+		base := filepath.Base(f)
+		m.decl[base] = map[string]int{}
+		for i, l := range strings.Split(string(src), "\n") {
+			if s := dwMarkRE.FindStringSubmatch(l); s != nil {
+				m.line[s[1]] = i + 1
+				m.in[s[1]] = base
+			}
+			// A definition starts in column 0; attributes are not names.
+			d := strings.TrimLeft(dwAttrRE.ReplaceAllString(l, ""), " ")
+			if s := dwDeclRE.FindStringSubmatch(d); s != nil && dwDeclRE.MatchString(l) && !strings.HasSuffix(strings.TrimSpace(l), ";") {
+				m.decl[base][s[1]] = i + 1
+			}
 		}
 	}
 	return m
 }
 
+// rel is FUNC:RLN of a marker's line (FUNC may be FUNC@SRC).
 func (m dwMarks) rel(t testing.TB, fn, mark string) string {
 	t.Helper()
-	l, d := m.line[mark], m.decl[fn]
+	name, _, _ := strings.Cut(fn, "@")
+	l, d := m.line[mark], m.decl[m.in[mark]][name]
 	if l == 0 || d == 0 {
-		t.Fatalf("marker @%s or function %s not found in %s", mark, fn, dwTargetSrc)
+		t.Fatalf("marker @%s or function %s not found in %s", mark, fn, m.in[mark])
 	}
 	return fmt.Sprintf("%s:%d", fn, l-d)
 }
@@ -169,7 +201,7 @@ func (m dwMarks) file(t testing.TB, mark string) string {
 	if m.line[mark] == 0 {
 		t.Fatalf("marker @%s not found", mark)
 	}
-	return fmt.Sprintf("target.c:%d", m.line[mark])
+	return fmt.Sprintf("%s:%d", m.in[mark], m.line[mark])
 }
 
 // dwProbe is one probe of the sweep with the expressions bound there beyond
@@ -370,7 +402,7 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 		}
 		if len(sites) > 1 {
 			for i, s := range sites {
-				add(fmt.Sprintf("%s+%#x", s.Func, s.FuncOffset), []dwarfvars.Site{s}, per[i:i+1])
+				add(s.OffsetSpec(), []dwarfvars.Site{s}, per[i:i+1])
 			}
 		}
 	}
@@ -617,6 +649,11 @@ class Entry(gdb.Breakpoint):
     def stop(self):
         last_entry[self.func] = {e: val(e) for e in self.exprs}
         return False
+if cfg["lib"]:
+    # The traced binary is a shared library: its functions have addresses
+    # once main runs.
+    gdb.execute("tbreak main")
+    gdb.execute("run")
 for s in cfg["entries"]:
     b = Entry(s["loc"], internal=True)
     b.func, b.exprs = s["func"], s["exprs"]
@@ -628,7 +665,7 @@ for s in cfg["sites"]:
     # inlined function) runs in its scope.
     b = Site(s["loc"], internal=False)
     b.sid, b.exprs, b.ret, b.func = s["id"], s["exprs"], s["ret"], s["func"]
-gdb.execute("run")
+gdb.execute("continue" if cfg["lib"] else "run")
 out.close()
 `
 
@@ -648,17 +685,32 @@ type dwGDBRec struct {
 }
 
 func dwSiteID(s dwarfvars.Site) string {
-	if s.Return {
-		return s.Func + "%return"
+	return s.OffsetSpec()
+}
+
+// dwFuncKey names a site's function uniquely (FUNC@CU for static
+// functions of one name in several compile units).
+func dwFuncKey(s dwarfvars.Site) string {
+	if s.FuncAmbiguous {
+		return s.Func + "@" + filepath.Base(s.CU)
 	}
-	return fmt.Sprintf("%s+%#x", s.Func, s.FuncOffset)
+	return s.Func
+}
+
+// dwGDBFunc is gdb's expression for a site's function: 'FILE.c'::FUNC when
+// the name alone is ambiguous.
+func dwGDBFunc(s dwarfvars.Site) string {
+	if s.FuncAmbiguous {
+		return fmt.Sprintf("'%s'::%s", filepath.Base(s.CU), s.Func)
+	}
+	return fmt.Sprintf("'%s'", s.Func)
 }
 
 // dwRunGDB runs the target under gdb with the same argument and returns the
 // records of every site, in hit order.
-func dwRunGDB(t testing.TB, target string, sites []dwGDBSite, entries []dwGDBSite) (map[string][]dwGDBRec, error) {
+func dwRunGDB(t testing.TB, target string, lib bool, sites []dwGDBSite, entries []dwGDBSite) (map[string][]dwGDBRec, error) {
 	dir := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"sites": append([]dwGDBSite{}, sites...), "entries": append([]dwGDBSite{}, entries...)})
+	cfg, _ := json.Marshal(map[string]any{"sites": append([]dwGDBSite{}, sites...), "entries": append([]dwGDBSite{}, entries...), "lib": lib})
 	outPath := filepath.Join(dir, "gdb.out")
 	script := fmt.Sprintf("CFG = %q\nOUT = %q\n", cfg, outPath) + dwGDBDriver
 	sp := filepath.Join(dir, "driver.py")
@@ -713,7 +765,7 @@ type dwFigures struct {
 
 func TestDWARFAgainstGDB(t *testing.T) {
 	dwRequireE2E(t)
-	builds := dwTargets(t)
+	builds := append(dwTargets(t), dwMultiTargets(t)...)
 	var total dwFigures
 	for _, bld := range builds {
 		t.Run(bld.name, func(t *testing.T) {
@@ -742,7 +794,11 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 		t.Fatalf("dwarfvars.Open: %v", err)
 	}
 	defer b.Close()
-	hs, refused := dwPlan(t, b, dwProbes(t, b))
+	probesFn := dwProbes
+	if bld.multi {
+		probesFn = func(t testing.TB, b *dwarfvars.Binary) []dwProbe { return dwMultiProbes(t, b, bld.exe != "") }
+	}
+	hs, refused := dwPlan(t, b, probesFn(t, b))
 	if len(hs) == 0 {
 		t.Fatal("no handlers planned")
 	}
@@ -783,22 +839,22 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	}
 	siteLoc := func(s dwarfvars.Site) string {
 		if s.Return {
-			return fmt.Sprintf("*'%s'", s.Func)
+			return "*" + dwGDBFunc(s)
 		}
-		return fmt.Sprintf("*'%s'+%d", s.Func, s.FuncOffset)
+		return fmt.Sprintf("*%s+%d", dwGDBFunc(s), s.FuncOffset)
 	}
 	for _, h := range hs {
 		for _, s := range h.sites {
 			for _, v := range s.vars {
-				addExpr(gsites, dwSiteID(s.site), siteLoc(s.site), s.site.Func, s.site.Return, v.expr)
+				addExpr(gsites, dwSiteID(s.site), siteLoc(s.site), dwFuncKey(s.site), s.site.Return, v.expr)
 				if v.bd.Loc.UsesEntryValue() || v.bd.Entry != nil {
-					addExpr(entries, s.site.Func, fmt.Sprintf("*'%s'", s.site.Func), s.site.Func, false, v.expr)
+					addExpr(entries, dwFuncKey(s.site), "*"+dwGDBFunc(s.site), dwFuncKey(s.site), false, v.expr)
 				}
 			}
 		}
 	}
 	for _, r := range refused {
-		addExpr(gsites, dwSiteID(r.site), siteLoc(r.site), r.site.Func, r.site.Return, r.expr)
+		addExpr(gsites, dwSiteID(r.site), siteLoc(r.site), dwFuncKey(r.site), r.site.Return, r.expr)
 	}
 	var gl, el []dwGDBSite
 	for _, k := range dwSortedKeys(gsites) {
@@ -807,11 +863,11 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	for _, k := range dwSortedKeys(entries) {
 		el = append(el, *entries[k])
 	}
-	grecs, err := dwRunGDB(t, bld.path, gl, el)
+	grecs, err := dwRunGDB(t, bld.run(), bld.exe != "", gl, el)
 	if err != nil {
 		t.Fatal(err)
 	}
-	brecs, readErrs, err := dwRunBPF(t, res, bld.path)
+	brecs, readErrs, err := dwRunBPF(t, res, bld.run())
 	if err != nil {
 		t.Fatalf("runtime.Run: %v", err)
 	}
@@ -840,6 +896,14 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 				key := fmt.Sprintf("%s %s %s", bld.name, sid, v.expr)
 				fig.compared++
 				ok, viaEntry, unverified, why := dwCompare(g, bh, vi, v)
+				if dwUninitialized(s.site, v) && !ok {
+					// Read before its declaration line ran: what is in its
+					// stack slot is left over from earlier calls, and a
+					// uretprobe's return trampoline (which pushes registers
+					// below the stack pointer) leaves other leftovers than
+					// gdb's run has.
+					ok, unverified, why = false, true, "uninitialized here: "+why
+				}
 				if prev, seen := uniq[key]; !seen || prev {
 					uniq[key] = ok && !unverified
 				}
@@ -877,14 +941,15 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	for i, r := range refused {
 		if i < 12 || testing.Verbose() {
 			t.Run(fmt.Sprintf("refusal-%d", i), func(t *testing.T) {
-				spec := fmt.Sprintf("%s+%#x", r.site.Func, r.site.FuncOffset)
+				spec := r.site.OffsetSpec()
+				named := fmt.Sprintf("%s+%#x", r.site.Func, r.site.FuncOffset) // as the site is shown
 				if r.site.Return {
-					spec = r.site.Func + "%return"
+					named = r.site.Func + "%return"
 				}
 				_, p, err := dwCompileOne(t, dwOneHandler("prog: "+spec+" a="+r.expr, "a"), bpfcc.Options{Binary: bld.path})
 				// The diagnostic names the root variable (for s.a.b, "s").
 				root := regexp.MustCompile(`^[*&]*([$\w]+)`).FindStringSubmatch(r.expr)[1]
-				dwExpectDiag(t, err, p, `"prog"`, spec, root)
+				dwExpectDiag(t, err, p, `"prog"`, named, root)
 			})
 		}
 
@@ -954,6 +1019,14 @@ func dwCompare(g []dwGDBRec, bh map[uint64]map[int]uint64, vi int, v dwVar) (ok,
 		return false, viaEntry, false, strings.Join(bad, "; ")
 	}
 	return true, viaEntry, false, ""
+}
+
+// dwUninitialized reports whether a bound local is read on a line before
+// its declaration (with its initializer) has run.
+func dwUninitialized(s dwarfvars.Site, v dwVar) bool {
+	x := v.bd.Var
+	return x.Kind == dwarfvars.VarLocal && x.DeclLine > 0 && s.Line > 0 && s.Line <= x.DeclLine &&
+		(x.DeclFile == "" || filepath.Base(x.DeclFile) == filepath.Base(s.File)) && !strings.ContainsAny(v.expr, ".-[")
 }
 
 func dwMask(ty *dwarfvars.Type) uint64 {
@@ -1526,4 +1599,86 @@ func TestDWARFStackArgsAtEntry(t *testing.T) {
 	if _, err := b.Bind(sites[0], e); !errors.Is(err, dwarfvars.ErrOptimizedOut) || !strings.Contains(err.Error(), "prologue") {
 		t.Errorf("a1 at eight+0x0 (its slot not stored yet): %v", err)
 	}
+}
+
+// The multi-CU target: tests/dwarf/multi/m_main.c, m_a.c and m_b.c with the
+// header multi.h. Static functions named helper in m_a.c and m_b.c (and
+// static globals named tally), globals defined in one CU and used in the
+// others, struct rec from the header, and the header's static inline mix()
+// inlined into functions of both library CUs.
+var dwMultiDir = filepath.Join("dwarf", "multi")
+
+func dwMultiSrcs(t testing.TB) (main string, lib []string) {
+	t.Helper()
+	abs := func(n string) string {
+		p, err := filepath.Abs(filepath.Join(dwMultiDir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	return abs("m_main.c"), []string{abs("m_a.c"), abs("m_b.c")}
+}
+
+// dwMultiTargets builds the multi-CU target: linked into one executable
+// with gcc -O0 (non-PIE), gcc -O2 (PIE) and clang-19 -O2 (non-PIE), and as
+// a shared library of m_a.c and m_b.c (gcc -O2) that a main program links
+// against, traced through the library itself.
+func dwMultiTargets(t testing.TB) []dwBuild {
+	t.Helper()
+	gcc := dwRequireGCC(t)
+	dir := t.TempDir()
+	mainSrc, libSrcs := dwMultiSrcs(t)
+	all := append([]string{mainSrc}, libSrcs...)
+	cc := func(c string, args ...string) {
+		if b, err := exec.Command(c, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", c, strings.Join(args, " "), err, b)
+		}
+	}
+	var builds []dwBuild
+	exe := func(name, c string, flags ...string) {
+		out := filepath.Join(dir, "multi-"+name)
+		cc(c, append(append(append([]string{}, flags...), "-o", out), all...)...)
+		builds = append(builds, dwBuild{name: "multi-" + name, path: out, multi: true})
+	}
+	exe("gcc-O0", gcc, "-g", "-O0", "-no-pie")
+	exe("gcc-O2-pie", gcc, "-g", "-O2", "-fPIE", "-pie")
+	if c := clangPath(); c != "" {
+		exe("clang19-O2", c, "-g", "-O2", "-no-pie")
+	}
+	so := filepath.Join(dir, "libmulti.so")
+	cc(gcc, append([]string{"-g", "-O2", "-fPIC", "-shared", "-o", so}, libSrcs...)...)
+	prog := filepath.Join(dir, "multi-lib-main")
+	cc(gcc, "-g", "-O2", "-o", prog, mainSrc, so, "-Wl,-rpath,"+dir)
+	builds = append(builds, dwBuild{name: "multi-lib-gcc-O2", path: so, exe: prog, multi: true})
+	return builds
+}
+
+// dwMultiProbes are the probes of the multi-CU target; lib leaves out the
+// main program's function (the traced binary is the library).
+func dwMultiProbes(t testing.TB, b *dwarfvars.Binary, lib bool) []dwProbe {
+	m := dwReadMarksFiles(t, filepath.Join(dwMultiDir, "m_main.c"), filepath.Join(dwMultiDir, "m_a.c"),
+		filepath.Join(dwMultiDir, "m_b.c"), filepath.Join(dwMultiDir, "multi.h"))
+	ps := []dwProbe{
+		// Both static helpers: one site in each CU, each with its own tally.
+		{"helper", []string{"g_scale", "tally"}},
+		{m.file(t, "helper_a"), []string{"tally", "g_scale", "g_hits"}},
+		{m.rel(t, "helper@m_b.c", "helper_b"), []string{"tally", "g_scale", "g_hits"}},
+		// The header's inline helper, inlined into alpha (m_a.c) and beta (m_b.c).
+		{m.file(t, "mix_line"), []string{"r->id", "r->weight", "r->span.hi", "r->span.lo", "g_hits", "g_scale"}},
+		{m.rel(t, "alpha", "alpha_loop"), []string{"r->span.lo", "r->id", "g_hits", "g_scale", "tally"}},
+		{m.rel(t, "beta", "beta_line"), []string{"r->weight", "r->span.lo", "g_scale", "g_hits", "tally"}},
+		{"helper@m_a.c%return", nil},
+		{"beta%return", nil},
+	}
+	if !lib {
+		ps = append(ps, dwProbe{m.rel(t, "drive", "drive_line"), []string{"r->id", "r->span.hi", "g_hits", "g_scale"}})
+	}
+	// FUNC@SRC+OFF: the instruction of m_b.c's helper line.
+	if p, err := dwarfvars.ParseProbe(m.file(t, "helper_b")); err == nil {
+		if sites, err := b.Resolve(p); err == nil && len(sites) > 0 {
+			ps = append(ps, dwProbe{sites[0].OffsetSpec(), []string{"tally"}})
+		}
+	}
+	return ps
 }
