@@ -172,13 +172,21 @@ func internalError(stage string, r any) error {
 // frame) into positioned diagnostics; anything else is a bpfcc bug.
 func codegenError(mod *ir.Module, err error) error {
 	var fe *codegen.FrameError
-	if errors.As(err, &fe) {
+	var je *codegen.JumpRangeError
+	name := ""
+	switch {
+	case errors.As(err, &fe):
+		name = fe.Func
+	case errors.As(err, &je):
+		name = je.Func
+	}
+	if name != "" {
 		for _, f := range mod.Funcs {
-			if f.Name == fe.Func {
-				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: fe.Error()}}
+			if f.Name == name {
+				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: err.Error()}}
 			}
 		}
-		return diag.List{{File: mod.File, Msg: fe.Error()}}
+		return diag.List{{File: mod.File, Msg: err.Error()}}
 	}
 	return fmt.Errorf("%w: %v", ErrInternal, err)
 }

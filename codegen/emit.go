@@ -106,7 +106,7 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 	for _, fx := range fixups {
 		off := raw[start[fx.block]] - raw[fx.insn] - 1
 		if !fitsInt16(int64(off)) {
-			return nil, fmt.Errorf("jump of %d instructions is out of range", off)
+			return nil, &JumpRangeError{Func: mf.name, Span: off}
 		}
 		out[fx.insn].ins.Offset = int16(off)
 	}

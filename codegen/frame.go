@@ -67,6 +67,18 @@ func alignUp(n, a int) int {
 	return (n + a - 1) / a * a
 }
 
+// JumpRangeError reports a function so large that a jump in it spans more
+// instructions than a BPF jump's 16-bit offset reaches: an error in the
+// input (split the function), which the driver positions at it.
+type JumpRangeError struct {
+	Func string
+	Span int
+}
+
+func (e *JumpRangeError) Error() string {
+	return fmt.Sprintf("function %q is too large: a jump in it spans %d instructions, and BPF jumps reach at most 32767; split the function", e.Func, e.Span)
+}
+
 // FrameError reports a function whose stack frame is over the eBPF limit:
 // an error in the input, which the driver positions at the function.
 type FrameError struct {
