@@ -185,3 +185,26 @@ func scanTokens(src []byte) []ctoken {
 }
 
 func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// rewriteU8 turns u8"..." literals into "...": C11 makes them char arrays of
+// the UTF-8 bytes, which a plain literal of the same (UTF-8) source is;
+// cc takes the 8 for part of the string. The prefix becomes two spaces so
+// that positions stay.
+func rewriteU8(src []byte) []byte {
+	if !bytes.Contains(src, []byte(`u8"`)) {
+		return src
+	}
+	var out []byte
+	for _, t := range scanTokens(src) {
+		if t.text == "u8" && t.off+2 < len(src) && src[t.off+2] == '"' {
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[t.off], out[t.off+1] = ' ', ' '
+		}
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}

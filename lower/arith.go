@@ -338,10 +338,10 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 		if lv.reg == nil && !v.op.IsImm {
 			// Keep the value in a register that the store does not alias.
 			fl.store(lv, v)
-			return v
+			return fl.storedValue(lv, v)
 		}
 		fl.store(lv, v)
-		return value{op: v.op, t: t}
+		return fl.storedValue(lv, value{op: v.op, t: t})
 	}
 	var op ir.ALU
 	switch x.Case {
@@ -402,7 +402,7 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 	}
 	res = fl.convert(res, t)
 	fl.store(lv, res)
-	return res
+	return fl.storedValue(lv, res)
 }
 
 // incDec lowers ++ and -- (prefix and postfix).
@@ -431,7 +431,7 @@ func (fl *fnLowerer) incDec(n cc.ExpressionNode, e cc.ExpressionNode, inc, post 
 	if post {
 		return old
 	}
-	return res
+	return fl.storedValue(lv, res)
 }
 
 // enumConstant reports whether e is an enumeration constant (type int).

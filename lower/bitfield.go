@@ -133,3 +133,39 @@ func (fl *fnLowerer) andConst(dst, src ir.Reg, c int64) {
 	}
 	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.And, Dst: dst, A: ir.R(src), B: op})
 }
+
+// storedValue is the value an assignment to lv yields: for a bit-field the
+// value stored, truncated to its width and extended by its type's
+// signedness (C11 6.5.16p3), otherwise v itself.
+func (fl *fnLowerer) storedValue(lv lvalue, v value) value {
+	if lv.field == nil || !lv.field.IsBitfield() || isAggregate(lv.t) {
+		return v
+	}
+	bits := lv.field.ValueBits()
+	if bits >= 64 || bits <= 0 {
+		return v
+	}
+	sh := 64 - bits
+	if v.op.IsImm {
+		x := v.op.Imm << sh
+		if isSigned(lv.t) {
+			x >>= sh
+		} else {
+			x = int64(uint64(x) >> sh)
+		}
+		return value{op: ir.Imm(x), t: v.t}
+	}
+	up, down := fl.tmp(), fl.tmp()
+	op := ir.Rsh
+	if isSigned(lv.t) {
+		op = ir.Arsh
+	}
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Lsh, Dst: up, A: v.op, B: ir.Imm(sh)})
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: op, Dst: down, A: ir.R(up), B: ir.Imm(sh)})
+	if isSigned(lv.t) {
+		fl.setFact(down, fact{sext: int(bits)})
+	} else {
+		fl.setFact(down, fact{zext: int(bits)})
+	}
+	return value{op: ir.R(down), t: v.t}
+}

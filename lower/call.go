@@ -69,13 +69,19 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 		params = ft.Parameters()
 	}
 	var ops []ir.Operand
+	// Copies of by-value arguments live only for this call: a scope of
+	// their own lets other calls' copies share their memory.
+	var callScope *ir.Scope
 	for i, a := range args {
 		v := fl.rvalue(a)
 		if isAggregate(v.t) && a.Type().Kind() != cc.Array {
 			if !strings.HasPrefix(what, "function ") {
 				fl.l.errorf(a, "passing a %s by value to %s is not supported; pass a pointer", typeName(v.t), what)
 			} else {
-				v = fl.byValue(v)
+				if callScope == nil {
+					callScope = &ir.Scope{Parent: fl.scope}
+				}
+				v = fl.byValue(v, callScope)
 			}
 		}
 		if i < len(params) && isScalar(params[i].Type()) {
@@ -304,9 +310,10 @@ func (fl *fnLowerer) funcAddr(n cc.Node, d *cc.Declarator, t cc.Type) value {
 // the call, which the callee owns. A function returning an aggregate gets
 // a hidden first argument, the address to store the result at. Inlining
 // usually removes both.
-func (fl *fnLowerer) byValue(v value) value {
+func (fl *fnLowerer) byValue(v value, scope *ir.Scope) value {
 	size := max(typeSize(v.t), 1)
 	tmp := fl.newSlot("arg", int(size), align(v.t))
+	tmp.Scope = scope
 	dst := lvalue{t: v.t, slot: tmp}
 	fl.copyMem(dst, v)
 	return value{op: ir.R(fl.addr(dst)), t: v.t}

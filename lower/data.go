@@ -122,8 +122,13 @@ func (l *lowerer) constInit(buf []byte, off int64, t cc.Type, ini *cc.Initialize
 		}
 		return
 	}
-	for _, x := range leaves(ini.InitializerList, nil) {
+	for _, x := range initLeaves(ini.InitializerList) {
 		esz := typeSize(x.t)
+		if x.reset {
+			lo := max(off+x.off, 0)
+			clear(buf[min(lo, int64(len(buf))):min(lo+esz, int64(len(buf)))])
+			continue
+		}
 		for k := int64(0); k < x.n; k++ {
 			l.constLeaf(buf, off+x.off+k*esz, x.t, x.field, x.e)
 		}

@@ -32,7 +32,7 @@ func (fl *fnLowerer) hasEnumOperand(e cc.ExpressionNode) bool {
 	if v, ok := fl.enumOps[e]; ok {
 		return v
 	}
-	r := false
+	r := bitfield32Type(e, fl.l.u.AST) != nil
 	if e.Type().Kind() == cc.Enum {
 		if _, isConst := enumConstant(e); !isConst {
 			r = true
@@ -137,6 +137,9 @@ func conditions(e cc.ExpressionNode) []cc.ExpressionNode {
 
 // deriveType applies C's typing rules to e, using typeOf for operands.
 func (fl *fnLowerer) deriveType(e cc.ExpressionNode) cc.Type {
+	if bt := bitfield32Type(e, fl.l.u.AST); bt != nil {
+		return bt
+	}
 	t := e.Type()
 	if !cc.IsArithmeticType(t) && t.Kind() != cc.Enum {
 		return t
@@ -210,4 +213,23 @@ func (fl *fnLowerer) promote(t cc.Type) cc.Type {
 // usual is the usual arithmetic conversion of two operand types.
 func (fl *fnLowerer) usual(a, b cc.Type) cc.Type {
 	return usualConversions(fl.promote(a), fl.promote(b))
+}
+
+// bitfield32Type is the type clang and gcc give a 32-bit-wide bit-field
+// declared with a 64-bit type (long long x : 32): int or unsigned int, as
+// for narrower bit-fields, where cc keeps the declared type. nil for any
+// other expression.
+func bitfield32Type(e cc.ExpressionNode, ast *cc.AST) cc.Type {
+	x, ok := unwrap(e).(*cc.PostfixExpression)
+	if !ok || (x.Case != cc.PostfixExpressionSelect && x.Case != cc.PostfixExpressionPSelect) {
+		return nil
+	}
+	f := x.Field()
+	if f == nil || !f.IsBitfield() || f.ValueBits() != 32 || f.Type().Size() != 8 {
+		return nil
+	}
+	if cc.IsSignedInteger(f.Type()) {
+		return ast.Int
+	}
+	return ast.UInt
 }

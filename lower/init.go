@@ -90,6 +90,34 @@ type leafInit struct {
 	e     cc.ExpressionNode
 	n     int64 // [lo ... hi] repeat count
 	ini   *cc.Initializer
+	// reset marks a braced initializer of a sub-object: it replaces
+	// whatever earlier initializers put there (C11 6.7.9p19), so the
+	// sub-object is zeroed first. e is nil.
+	reset bool
+}
+
+// initLeaves is leaves with a reset entry before each braced sub-object
+// initializer, in the order the initializers appear.
+func initLeaves(l *cc.InitializerList) []leafInit {
+	var out []leafInit
+	var walk func(l *cc.InitializerList)
+	walk = func(l *cc.InitializerList) {
+		for ; l != nil; l = l.InitializerList {
+			in := l.Initializer
+			if in == nil {
+				continue
+			}
+			if in.Case == cc.InitializerInitList {
+				out = append(out, leafInit{off: in.Offset(), t: in.Type(), n: 1, ini: in, reset: true})
+				walk(in.InitializerList)
+				continue
+			}
+			out = append(out, leafInit{off: in.Offset(), t: in.Type(), field: in.Field(), e: in.AssignmentExpression, n: in.Len(), ini: in})
+		}
+	}
+	walk(l)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ini.Order() < out[j].ini.Order() })
+	return out
 }
 
 // leaves flattens an initializer list into the scalar (or string/struct
@@ -113,10 +141,12 @@ func leaves(l *cc.InitializerList, out []leafInit) []leafInit {
 func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 	size := typeSize(lv.typ)
 	dst := lvalue{t: lv.typ, slot: lv.slot}
-	ls := leaves(list, nil)
-	sort.SliceStable(ls, func(i, j int) bool { return ls[i].ini.Order() < ls[j].ini.Order() })
+	ls := initLeaves(list)
 	allConst := true
 	for _, x := range ls {
+		if x.reset {
+			continue
+		}
 		if _, ok := fl.constVal(x.e); !ok || x.field != nil && x.field.IsBitfield() || isAggregate(x.t) {
 			allConst = false
 		}
@@ -125,6 +155,10 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 		// Build the image at compile time; store it in wide chunks.
 		buf := make([]byte, size)
 		for _, x := range ls {
+			if x.reset {
+				clear(buf[max(x.off, 0):min(x.off+typeSize(x.t), size)])
+				continue
+			}
 			c, _ := fl.constVal(x.e)
 			esz := int64(scalarSize(x.t))
 			for k := int64(0); k < x.n; k++ {
@@ -135,8 +169,21 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 		return
 	}
 	fl.memset(dst, 0, size, lv.slot.Align)
+	var done [][2]int64 // byte ranges initialised so far
 	for _, x := range ls {
 		esz := typeSize(x.t)
+		if x.reset {
+			lo, hi := x.off, x.off+esz
+			for _, r := range done {
+				if r[0] < hi && lo < r[1] {
+					// A later braced initializer replaces the sub-object.
+					fl.memset(lvalue{t: x.t, slot: lv.slot, off: lo}, 0, esz, 1)
+					break
+				}
+			}
+			continue
+		}
+		done = append(done, [2]int64{x.off, x.off + esz*max(x.n, 1)})
 		for k := int64(0); k < x.n; k++ {
 			elem := lvalue{t: x.t, slot: lv.slot, off: x.off + k*esz, field: x.field}
 			if s, ok := x.e.Value().(cc.StringValue); ok && x.t.Kind() == cc.Array {

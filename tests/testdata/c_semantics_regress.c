@@ -1,0 +1,65 @@
+// Tests: C semantics found wrong by differential testing against clang:
+// the value of an assignment to a bit-field is the value stored (truncated
+// to the field, C11 6.5.16p3); a 32-bit-wide bit-field of a 64-bit type is
+// (unsigned) int in expressions; a later braced initializer of a
+// sub-object replaces it whole (C11 6.7.9p19), in locals and globals;
+// u8"..." literals are their UTF-8 bytes; copies of by-value arguments of
+// successive calls share stack memory (ten 64-byte copies in one frame).
+// RUN: socket
+// EXPECT: retval=0
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+
+struct bits {
+	unsigned int c : 5;
+	short d : 4;
+	unsigned long long x : 40;
+	unsigned long long a : 32;
+	long long b : 32;
+};
+
+struct in { int a[3]; };
+struct out { struct in x[2]; };
+struct out gl = { .x[1] = { .a[1] = 7 }, .x[1].a = { [2] = 14 } };
+
+struct blob { __u64 w[8]; };
+
+static __always_inline __u64 first(struct blob b)
+{
+	b.w[1] += 1; /* the callee's copy */
+	return b.w[0] + b.w[1];
+}
+
+volatile int v = 100;
+volatile int one = 1;
+
+SEC("socket")
+int c_semantics_regress(struct __sk_buff *skb)
+{
+	struct bits s = { .c = 31, .x = 0xffffffffffULL, .a = 0xffffffff };
+	struct out l = { .x[1] = { .a[1] = v }, .x[1].a = { [2] = v * 2 } };
+	const char u8s[] = u8"ab";
+	struct blob b = { .w = { 1, 2 } };
+	__u64 sum = 0;
+
+	if ((s.c += v) != 3 || (s.d = v) != 4 || (s.d = -v) != -4)
+		return 1;
+	if (++s.x != 0 || (s.x += -1) != 0xffffffffffULL)
+		return 2;
+	if (s.a + one != 0 || ~s.a != 0 || (s.a << 4) != 0xfffffff0)
+		return 3;
+	if (l.x[1].a[1] != 0 || l.x[1].a[2] != 200 || gl.x[1].a[1] != 0 || gl.x[1].a[2] != 14)
+		return 4;
+	if (sizeof(u8s) != 3 || u8s[0] != 'a' || u8s[1] != 'b' || u8s[2] != 0)
+		return 5;
+	sum += first(b); sum += first(b); sum += first(b); sum += first(b); sum += first(b);
+	sum += first(b); sum += first(b); sum += first(b); sum += first(b); sum += first(b);
+	if (sum != 40 || b.w[1] != 2)
+		return 6;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
