@@ -516,11 +516,13 @@ func (s *selector) branch(cond ir.Cond, w32 bool, ra int, b ir.Operand, rb int, 
 }
 
 // coreInsn is the instruction whose immediate the loader patches with a
-// CO-RE relocation's value: ld_imm64 for BTF type ids (as clang emits
-// them), a 64-bit mov otherwise.
+// CO-RE relocation's value: ld_imm64 for BTF type ids and wide values, a
+// 64-bit mov otherwise.
 func coreInsn(in *ir.Instr) asm.Instruction {
 	r := &obj.CoreReloc{Kind: uint32(in.Core.Kind), Type: in.Core.Type, Access: in.Core.Access}
-	if in.Core.Kind == ir.CoreTypeIDLocal || in.Core.Kind == ir.CoreTypeIDTarget {
+	if in.Core.Kind == ir.CoreTypeIDLocal || in.Core.Kind == ir.CoreTypeIDTarget || !fitsInt32(in.Imm) {
+		// Type ids, and values a 32-bit immediate cannot hold (64-bit
+		// enumerators), as clang: ld_imm64, which the loaders patch too.
 		return obj.WithCore(asm.LoadImm(0, in.Imm, asm.DWord), r)
 	}
 	return obj.WithCore(asm.Mov.Imm(0, int32(in.Imm)), r)

@@ -247,10 +247,15 @@ func (fl *fnLowerer) preserveEnumValue(x *cc.PostfixExpression, args []cc.Expres
 			local := int64(1)
 			if kind == ir.CoreEnumValue {
 				local = v
+				if unsignedEnum(et) && et.Size() <= 4 {
+					local = int64(uint32(v)) // an unsigned enum's 0x80000000 is not negative
+				}
 			}
 			r := fl.tmp()
 			fl.emit(&ir.Instr{Op: ir.OpCore, Dst: r, Imm: local, Core: &ir.CoreReloc{Kind: kind, Type: fl.l.btf.typ(et), Access: strconv.Itoa(i)}})
-			return value{op: ir.R(r), t: t}
+			// The builtin yields 64 bits (enumerators may be wider than
+			// int); cc types it int.
+			return value{op: ir.R(r), t: fl.l.u.AST.Long}
 		}
 	}
 	fl.l.errorf(args[0], "%s: the value is not an enumerator of %s", name, et)

@@ -2,6 +2,7 @@ package tests
 
 import (
 	"os"
+	"regexp"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,7 @@ int on_exec(struct trace_event_raw_sched_process_exec *ctx)
 	unsigned off = ctx->__data_loc_filename & 0xFFFF;
 	if (bpf_core_field_exists(t->se.vruntime))
 		v += off;
+	v += bpf_core_enum_value(enum bpf_map_type, BPF_MAP_TYPE_HASH);
 	p = bpf_map_lookup_elem(&m, &ppid);
 	if (p)
 		*p += v;
@@ -66,7 +68,7 @@ int BPF_KPROBE(unlink, int dfd, struct filename *name)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return prev->pid == next->pid && next->__state == 0;
+	return prev->pid == next->pid && next->__state == 0 && next->in_iowait;
 }
 char LICENSE[] SEC("license") = "GPL";
 `,
@@ -94,6 +96,11 @@ char LICENSE[] SEC("license") = "GPL";
 		}
 		if !strings.Contains(pruned.Listing, "CO-RE") {
 			t.Errorf("%s: no CO-RE relocations in\n%s", name, pruned.Listing)
+		}
+		// A CO-RE bit-field is read as clang does: the unit libbpf
+		// relocates (its type's size, here 4 bytes), not cc's byte.
+		if name == "kprobe.c" && !regexp.MustCompile(`= \*\(u32 \*\)\(r\d \+ \d+\)\n +; CO-RE <byte_off> struct task_struct::in_iowait`).MatchString(pruned.Listing) {
+			t.Errorf("in_iowait is not read as a relocated 4-byte unit:\n%s", pruned.Listing)
 		}
 	}
 }
