@@ -2,9 +2,9 @@ package tests
 
 import (
 	"os"
-	"regexp"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
