@@ -55,6 +55,7 @@ var funcPasses = []funcPass{
 	{"frame", foldFrameAddrs, false},
 	{"fold2", foldConstants, false},
 	{"values", propagateValues, false},
+	{"loads", forwardLoads, false},
 	{"dce", eliminateDeadCode, false},
 	{"cfg", simplifyCFG, false},
 	{"values2", propagateValues, false},

@@ -182,6 +182,9 @@ type Instr struct {
 
 	Bits   int  // OpExt, OpBswap
 	Signed bool // OpExt, OpLoad
+	// Volatile marks a load of a volatile-qualified object: it must
+	// happen as written (not reused or removed).
+	Volatile bool
 
 	Size  int   // OpLoad/OpStore/OpAtomic: 1, 2, 4 or 8 bytes
 	Off   int64 // OpLoad/OpStore/OpAtomic/OpFrameAddr/OpSymAddr offset

@@ -176,7 +176,7 @@ func (fl *fnLowerer) load(lv lvalue) value {
 		return value{op: ir.R(r), t: lv.t}
 	}
 	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace(), Core: core})
+	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace(), Core: core, Volatile: isVolatileType(lv.t)})
 	switch {
 	case signed:
 		fl.setFact(r, fact{sext: size * 8})
