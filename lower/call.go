@@ -40,6 +40,15 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 			return fl.kfuncCall(x, d, ft, args)
 		}
 	}
+	if name == "__ccgo__types_compatible_p" {
+		// cc's spelling of __builtin_types_compatible_p, which it answers.
+		if v, ok := x.Value().(cc.Int64Value); ok {
+			for _, a := range args {
+				fl.exprVoid(a)
+			}
+			return value{op: ir.Imm(int64(v)), t: t}
+		}
+	}
 	if strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") {
 		if v, ok := fl.builtin(x, name, args); ok {
 			return v

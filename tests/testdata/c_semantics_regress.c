@@ -4,7 +4,8 @@
 // (unsigned) int in expressions; a later braced initializer of a
 // sub-object replaces it whole (C11 6.7.9p19), in locals and globals;
 // u8"..." literals are their UTF-8 bytes; copies of by-value arguments of
-// successive calls share stack memory (ten 64-byte copies in one frame).
+// successive calls share stack memory (ten 64-byte copies in one frame);
+// __builtin_types_compatible_p ignores top-level qualifiers.
 // RUN: socket
 // EXPECT: retval=0
 #include <linux/types.h>
@@ -59,6 +60,9 @@ int c_semantics_regress(struct __sk_buff *skb)
 	sum += first(b); sum += first(b); sum += first(b); sum += first(b); sum += first(b);
 	if (sum != 40 || b.w[1] != 2)
 		return 6;
+	if (__builtin_types_compatible_p(int, int) != 1 || __builtin_types_compatible_p(int, long) ||
+	    !__builtin_types_compatible_p(const int, int))
+		return 7;
 	return 0;
 }
 
