@@ -154,6 +154,11 @@ func attachOne(prog *ebpf.Program, p attachPoint, opts *Options, pid int, execs 
 		return link.Tracepoint(group, name, prog, nil)
 	case kindRawTracepoint:
 		return link.AttachRawTracepoint(link.RawTracepointOptions{Name: p.symbol, Program: prog})
+	case kindTracing:
+		// The kernel function or tracepoint was named at load time.
+		return link.AttachTracing(link.TracingOptions{Program: prog})
+	case kindLSM:
+		return link.AttachLSM(link.LSMOptions{Program: prog})
 	case kindXDP, kindTC:
 		ifc, err := net.InterfaceByName(opts.Iface)
 		if err != nil {

@@ -22,6 +22,8 @@ const (
 	kindRawTracepoint
 	kindXDP
 	kindTC
+	kindTracing // tp_btf, fentry, fexit, fmod_ret: BTF-typed, attached by the kernel's own name
+	kindLSM
 )
 
 func (k kind) String() string {
@@ -38,6 +40,10 @@ func (k kind) String() string {
 		return "xdp"
 	case kindTC:
 		return "tc"
+	case kindTracing:
+		return "tracing"
+	case kindLSM:
+		return "lsm"
 	}
 	return "unknown"
 }
@@ -59,7 +65,7 @@ func (p attachPoint) hasTarget() bool {
 	switch p.kind {
 	case kindUprobe:
 		return p.binary != "" && (p.symbol != "" || p.address != 0)
-	case kindKprobe, kindTracepoint, kindRawTracepoint:
+	case kindKprobe, kindTracepoint, kindRawTracepoint, kindTracing, kindLSM:
 		return p.symbol != ""
 	}
 	return true
@@ -113,6 +119,15 @@ func parseSection(sec string) (attachPoint, error) {
 			return p, fmt.Errorf("%w: section %q: want raw_tp/NAME", ErrSection, sec)
 		}
 		return attachPoint{kind: kindRawTracepoint, symbol: rest}, nil
+	case "tp_btf", "fentry", "fexit", "fmod_ret", "fentry.s", "fexit.s", "fmod_ret.s", "lsm", "lsm.s":
+		if rest == "" {
+			return p, fmt.Errorf("%w: section %q: want %s/NAME", ErrSection, sec, prefix)
+		}
+		k := kindTracing
+		if strings.HasPrefix(prefix, "lsm") {
+			k = kindLSM
+		}
+		return attachPoint{kind: k, symbol: rest, sleepable: strings.HasSuffix(prefix, ".s")}, nil
 	case "xdp":
 		return attachPoint{kind: kindXDP}, nil
 	case "tc", "tcx", "classifier":
@@ -124,7 +139,7 @@ func parseSection(sec string) (attachPoint, error) {
 		}
 		return p, fmt.Errorf("%w: section %q: want tc, tc/ingress or tc/egress", ErrSection, sec)
 	}
-	return p, fmt.Errorf("%w: section %q (supported: uprobe, uretprobe, uprobe.s, kprobe, kretprobe, tracepoint, tp, raw_tp, raw_tracepoint, xdp, tc)", ErrSection, sec)
+	return p, fmt.Errorf("%w: section %q (supported: uprobe, uretprobe, uprobe.s, kprobe, kretprobe, tracepoint, tp, raw_tp, raw_tracepoint, tp_btf, fentry, fexit, fmod_ret, lsm, xdp, tc)", ErrSection, sec)
 }
 
 // setUprobeTarget parses BINARY:FUNC[+OFF] or BINARY:0xFILEOFFSET.
@@ -200,6 +215,10 @@ func (p attachPoint) programType() ebpf.ProgramType {
 		return ebpf.XDP
 	case kindTC:
 		return ebpf.SchedCLS
+	case kindTracing:
+		return ebpf.Tracing
+	case kindLSM:
+		return ebpf.LSM
 	}
 	return ebpf.UnspecifiedProgram
 }

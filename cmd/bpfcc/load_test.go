@@ -204,7 +204,7 @@ func table(t *testing.T, out, name string) map[int64]int64 {
 			if len(f) == 0 || !strings.HasPrefix(l, " ") {
 				break
 			}
-			if f[0] == "key" {
+			if f[0] == "key" || f[0] == "index" {
 				continue
 			}
 			if len(f) != 2 {
@@ -898,5 +898,37 @@ char LICENSE[] SEC("license") = "GPL";
 				t.Errorf("the traced process died: %v", err)
 			}
 		})
+	}
+}
+
+// A BTF-typed tracepoint program (tp_btf/, attached as a tracing link, as
+// libbpf does; fentry/, fexit/ and lsm/ take the same path) counts the
+// scheduler switches of a short run: there are some on any live system.
+func TestLoadTracingBTF(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(t.TempDir(), "switches.c")
+	prog := `#include <linux/bpf.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+struct task_struct;
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); __type(key, __u32); __type(value, __u64); } switches SEC(".maps");
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 k = 0;
+	__u64 *v = bpf_map_lookup_elem(&switches, &k);
+	if (v)
+		__sync_fetch_and_add(v, 1);
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := e.mustRun(t, "--load", src, "--duration", "300ms")
+	if got := table(t, r.stdout, "switches"); got[0] <= 0 {
+		t.Errorf("switches = %v, want some\n%v", got, r)
 	}
 }
