@@ -137,6 +137,11 @@ func parseSpec(s string) (Probe, error) {
 			if n == 0 {
 				return p, fmt.Errorf("line numbers start at 1")
 			}
+			if strings.Contains(head, ":") {
+				// BINARY:FILE:LINE splits at a ':' of its own: a ':' in
+				// the file name would make the probe ambiguous.
+				return p, fmt.Errorf("invalid file name %q (a ':' in it cannot be told from BINARY:)", head)
+			}
 			p.Kind, p.File, p.Line = ProbeFileLine, head, int(n)
 			return p, nil
 		}
