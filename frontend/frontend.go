@@ -76,7 +76,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	prag := newPragmas()
 	cfg.PragmaHandler = prag.handle
-	main, regions := hideAccessAttribute(path, rewriteU8(src))
+	main, regions := hideAccessAttribute(path, rewriteU8(endLine(src)))
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
@@ -177,7 +177,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	if d := checkSelfInclude(path, src); d != nil {
 		return diag.List{*d}
 	}
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(src)}}
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
 	// Preprocess into a buffer under the same watchdog as Translate: an
 	// include cycle among headers without guards never ends in cc.
 	var buf bytes.Buffer

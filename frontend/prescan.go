@@ -208,3 +208,13 @@ func rewriteU8(src []byte) []byte {
 	}
 	return out
 }
+
+// endLine ends src with a line break after a final backslash-newline: a
+// line continuation into the end of the file (C leaves it undefined) sends
+// cc's preprocessor into an endless loop when it is inside a literal.
+func endLine(src []byte) []byte {
+	if bytes.HasSuffix(src, []byte("\\\n")) || bytes.HasSuffix(src, []byte("\\\r\n")) || bytes.HasSuffix(src, []byte("\\")) {
+		return append(bytes.Clone(src), '\n')
+	}
+	return src
+}

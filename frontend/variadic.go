@@ -217,7 +217,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		b, r = hideAccessAttribute(name, rewriteU8(b))
 		*s.regions = append(*s.regions, r...)
 	}
-	b = rewriteNamedVariadics(b)
+	b = rewriteNamedVariadics(endLine(b))
 	if !s.keepComments {
 		b = stripComments(b)
 	}
