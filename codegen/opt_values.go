@@ -246,6 +246,9 @@ func (va *valueAnalysis) decide(st *vstate, t *ir.Instr) (bool, bool) {
 
 // address resolves the address of a memory access to slot + offset.
 func (va *valueAnalysis) address(st *vstate, in *ir.Instr) (*ir.Slot, int64, bool) {
+	if in.Core != nil {
+		return nil, 0, false // the offset is the loader's, not known here
+	}
 	if in.Slot != nil {
 		return in.Slot, in.Off, true
 	}

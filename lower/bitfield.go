@@ -11,14 +11,17 @@ func (fl *fnLowerer) loadBitfield(lv lvalue) value {
 	bits := int64(f.ValueBits())
 	shift := int64(f.OffsetBits())
 	var r ir.Reg
-	if lv.core.relocated() && lv.slot == nil && lv.sym == "" {
+	if lv.core.relocated() && lv.sym == "" {
 		// A CO-RE bit-field: the loader relocates the offset of the unit
 		// libbpf computes (the field type's size, aligned down, widened
 		// until it covers the field), so load that unit, as clang does.
-		byteOff, size := int64(fieldInfo(ir.CoreFieldByteOffset, lv)), int(fieldInfo(ir.CoreFieldByteSize, lv))
-		shift = lv.off*8 + int64(f.OffsetBits()) - byteOff*8
+		base, local := fl.coreBase(lv)
+		rel := lv
+		rel.off = local
+		byteOff, size := int64(fieldInfo(ir.CoreFieldByteOffset, rel)), int(fieldInfo(ir.CoreFieldByteSize, rel))
+		shift = local*8 + int64(f.OffsetBits()) - byteOff*8
 		r = fl.tmp()
-		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(lv.base), Off: byteOff, Size: size, Space: lv.memSpace(),
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: byteOff, Size: size, Space: lv.memSpace(),
 			Core: &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.bare(lv.core.root), Access: lv.core.access()}})
 	} else {
 		base, off := fl.memBase(lv)

@@ -22,6 +22,10 @@ import (
 type coreAccess struct {
 	root cc.Type
 	path []int
+	// baseOff is where the root object starts in a stack slot (chains on
+	// local copies of kernel records); 0 when a pointer register is the
+	// base.
+	baseOff int64
 }
 
 // coreRecord reports whether member accesses on t get relocations.
@@ -48,7 +52,7 @@ func (c *coreAccess) extend(idx ...int) *coreAccess {
 	}
 	path := make([]int, 0, len(c.path)+len(idx))
 	path = append(append(path, c.path...), idx...)
-	return &coreAccess{root: c.root, path: path}
+	return &coreAccess{root: c.root, path: path, baseOff: c.baseOff}
 }
 
 // relocated reports whether the chain needs a relocation: "0" (the root
@@ -116,10 +120,24 @@ func (fl *fnLowerer) coreValue(kind ir.CoreKind, root cc.Type, access string, lo
 // field's byte offset on the running kernel. (A single scalar load or
 // store carries the relocation on its offset instead: scalarAccess.)
 func (fl *fnLowerer) coreAddr(lv lvalue) ir.Reg {
-	off := fl.coreValue(ir.CoreFieldByteOffset, lv.core.root, lv.core.access(), lv.off)
+	base, local := fl.coreBase(lv)
+	off := fl.coreValue(ir.CoreFieldByteOffset, lv.core.root, lv.core.access(), local)
 	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: r, A: ir.R(lv.base), B: ir.R(off)})
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: r, A: ir.R(base), B: ir.R(off)})
 	return r
+}
+
+// coreBase returns the register that points at a relocated chain's root
+// object and the chain's local offset from it: the pointer itself, or the
+// address of the root inside a stack slot (a local copy of a kernel
+// record, filled by bpf_core_read, has the kernel's layout).
+func (fl *fnLowerer) coreBase(lv lvalue) (ir.Reg, int64) {
+	if lv.slot == nil {
+		return lv.base, lv.off
+	}
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: r, Slot: lv.slot, Off: lv.core.baseOff})
+	return r, lv.off - lv.core.baseOff
 }
 
 // BPF_FIELD_* and BPF_TYPE_* / BPF_ENUMVAL_* as bpf_core_read.h numbers

@@ -102,6 +102,8 @@ func (fl *fnLowerer) factOf(op ir.Operand) fact {
 func (fl *fnLowerer) addr(lv lvalue) ir.Reg {
 	r := fl.tmp()
 	switch {
+	case lv.slot != nil && lv.core.relocated():
+		return fl.coreAddr(lv)
 	case lv.slot != nil:
 		fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: r, Slot: lv.slot, Off: lv.off})
 	case lv.isMap:
@@ -121,6 +123,8 @@ func (fl *fnLowerer) addr(lv lvalue) ir.Reg {
 // memBase returns a base register and offset for a load/store of lv.
 func (fl *fnLowerer) memBase(lv lvalue) (ir.Reg, int64) {
 	switch {
+	case lv.slot != nil && lv.core.relocated():
+		return fl.coreAddr(lv), 0
 	case lv.slot != nil:
 		r := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: r, Slot: lv.slot})
@@ -222,8 +226,9 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 // offset, as clang does (the verifier accepts no arithmetic on some
 // pointers, a context pointer among them, before they are dereferenced).
 func (fl *fnLowerer) scalarAccess(lv lvalue) (ir.Reg, int64, *ir.CoreReloc) {
-	if lv.core.relocated() && lv.slot == nil && lv.sym == "" && lv.alignment() >= scalarSize(lv.t) && fitsInt16(lv.off) {
-		return lv.base, lv.off, &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.bare(lv.core.root), Access: lv.core.access()}
+	if lv.core.relocated() && lv.sym == "" && lv.alignment() >= scalarSize(lv.t) && fitsInt16(lv.off-lv.core.baseOff) {
+		base, off := fl.coreBase(lv)
+		return base, off, &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.bare(lv.core.root), Access: lv.core.access()}
 	}
 	base, off := fl.memBase(lv)
 	return base, off, nil

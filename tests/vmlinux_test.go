@@ -47,6 +47,10 @@ int on_exec(struct trace_event_raw_sched_process_exec *ctx)
 	if (bpf_core_field_exists(t->se.vruntime))
 		v += off;
 	v += bpf_core_enum_value(enum bpf_map_type, BPF_MAP_TYPE_HASH);
+	struct pid *pid = BPF_CORE_READ(t, thread_pid);
+	struct upid up;
+	bpf_core_read(&up, sizeof(up), &pid->numbers[0]);
+	v += up.nr;
 	p = bpf_map_lookup_elem(&m, &ppid);
 	if (p)
 		*p += v;
@@ -96,6 +100,10 @@ char LICENSE[] SEC("license") = "GPL";
 		}
 		if !strings.Contains(pruned.Listing, "CO-RE") {
 			t.Errorf("%s: no CO-RE relocations in\n%s", name, pruned.Listing)
+		}
+		// A member of a local copy of a kernel record relocates too.
+		if name == "exec.c" && !strings.Contains(pruned.Listing, "CO-RE <byte_off> struct upid::nr (0:0)") {
+			t.Errorf("up.nr is not relocated:\n%s", pruned.Listing)
 		}
 		// A CO-RE bit-field is read as clang does: the unit libbpf
 		// relocates (its type's size, here 4 bytes), not cc's byte.
