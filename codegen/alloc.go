@@ -72,13 +72,15 @@ func zeroUndefined(mf *mfunc) {
 // rewriteSpills gives each spilled register an 8-byte stack slot and
 // replaces every occurrence with a short-lived temporary filled from, or
 // spilled to, that slot with 64-bit loads and stores (the verifier tracks
-// spilled pointers only in aligned 8-byte slots).
+// spilled pointers only in aligned 8-byte slots). Spilled registers never
+// live at the same time share a slot.
 func (mf *mfunc) rewriteSpills(spilled []int) {
 	slot := map[int]int16{}
+	colour, n := mf.spillColours(spilled)
 	for _, r := range spilled {
-		mf.spills++
-		slot[r] = int16(-(mf.slotBytes + 8*mf.spills))
+		slot[r] = int16(-(mf.slotBytes + 8*(mf.spills+1+colour[r])))
 	}
+	mf.spills += n
 	if mf.noSpill == nil {
 		mf.noSpill = map[int]bool{}
 	}
@@ -153,4 +155,83 @@ func (mf *mfunc) rewriteSpills(spilled []int) {
 		}
 		b.insns = out
 	}
+}
+
+// spillColours assigns the spilled registers slot numbers 0..n-1 so that
+// two registers live at the same point never share one: a definition
+// conflicts with every spilled register live after it.
+func (mf *mfunc) spillColours(spilled []int) (map[int]int, int) {
+	isSpilled := map[int]bool{}
+	for _, r := range spilled {
+		isSpilled[r] = true
+	}
+	rf := mf.raFunc()
+	_, out := regalloc.Liveness(rf)
+	conflict := map[int]map[int]bool{}
+	edge := func(a, b int) {
+		if conflict[a] == nil {
+			conflict[a] = map[int]bool{}
+		}
+		if conflict[b] == nil {
+			conflict[b] = map[int]bool{}
+		}
+		conflict[a][b], conflict[b][a] = true, true
+	}
+	for bi, b := range rf.Blocks {
+		live := map[int]bool{}
+		out[bi].ForEach(func(r int) {
+			if isSpilled[r] {
+				live[r] = true
+			}
+		})
+		for i := len(b.Insns) - 1; i >= 0; i-- {
+			in := b.Insns[i]
+			for _, d := range in.Defs {
+				if !isSpilled[d] {
+					continue
+				}
+				for l := range live {
+					if l != d {
+						edge(d, l)
+					}
+				}
+			}
+			for _, d := range in.Defs {
+				delete(live, d)
+			}
+			for _, u := range in.Uses {
+				if isSpilled[u] {
+					live[u] = true
+				}
+			}
+		}
+		// Registers live into the entry block are defined nowhere inside
+		// this function's blocks before it: they overlap one another.
+		if bi == 0 {
+			for a := range live {
+				for b := range live {
+					if a != b {
+						edge(a, b)
+					}
+				}
+			}
+		}
+	}
+	colour := map[int]int{}
+	n := 0
+	for _, r := range spilled {
+		used := map[int]bool{}
+		for o := range conflict[r] {
+			if c, ok := colour[o]; ok {
+				used[c] = true
+			}
+		}
+		c := 0
+		for used[c] {
+			c++
+		}
+		colour[r] = c
+		n = max(n, c+1)
+	}
+	return colour, n
 }
