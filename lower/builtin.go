@@ -200,7 +200,9 @@ func (fl *fnLowerer) memcmp(a, b value, n int64, t cc.Type) value {
 	return value{op: ir.R(r), t: t}
 }
 
-// atomic lowers __sync_* and __atomic_* builtins onto BPF atomics.
+// atomic lowers __sync_* and __atomic_* builtins onto BPF atomics. The
+// value ones yield the pointed-to type, as GCC and clang define them (cc
+// types the builtins int).
 func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.ExpressionNode, discard bool) (value, bool) {
 	t := x.Type()
 	zero := value{op: ir.Imm(0), t: t}
@@ -229,7 +231,7 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 	case "load_n", "load":
 		r := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(ptr), Size: size})
-		return value{op: ir.R(r), t: t}, true
+		return value{op: ir.R(r), t: et}, true
 	case "store_n", "store":
 		v := arg(1)
 		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size})
@@ -262,7 +264,7 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 			return zero, true
 		}
 		if !post {
-			return value{op: ir.R(old), t: t}, true
+			return value{op: ir.R(old), t: et}, true
 		}
 		// op_and_fetch: recompute the new value from the old one.
 		alu := map[string]ir.ALU{"add": ir.Add, "or": ir.Or, "and": ir.And, "xor": ir.Xor, "sub": ir.Add}[op]
@@ -277,7 +279,7 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		v := arg(1)
 		old := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicXchg, Dst: old, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size, Fetch: true})
-		return value{op: ir.R(old), t: t}, true
+		return value{op: ir.R(old), t: et}, true
 	case "lock_release":
 		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ptr), B: ir.Imm(0), Size: size})
 		return zero, true
@@ -286,7 +288,7 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		old := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: ir.AtomicCmpXchg, Dst: old, A: ir.R(ptr), B: ir.R(fl.toReg(desired)), C: expect.op, Size: size, Fetch: true})
 		if base == "val_compare_and_swap" {
-			return value{op: ir.R(old), t: t}, true
+			return value{op: ir.R(old), t: et}, true
 		}
 		return fl.materialize(func(yes, no *ir.Block) {
 			fl.branch(ir.Eq, ir.R(old), fl.cmpOperand(expect, size == 4), size == 4, yes, no)
