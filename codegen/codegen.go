@@ -59,6 +59,7 @@ var funcPasses = []funcPass{
 	{"dce", eliminateDeadCode, false},
 	{"cfg", simplifyCFG, false},
 	{"values2", propagateValues, false},
+	{"addrs", foldAddresses, false},
 	{"dce2", eliminateDeadCode, false},
 	{"cfg2", simplifyCFG, false},
 	{"legalize", legalize, true},
