@@ -66,6 +66,8 @@ int core_reloc(void *ctx)
 		return 10;
 	if (bpf_core_enum_value_exists(enum bpf_map_type___local, BPF_MAP_TYPE_NO_SUCH___local))
 		return 11;
+	if (bpf_core_type_id_local(struct task_struct___local) == 0 || bpf_core_type_id_kernel(struct task_struct___local) == 0)
+		return 13;
 	bpf_get_current_comm(want, sizeof(want));
 	BPF_CORE_READ_STR_INTO(&comm, t, comm);
 	for (int i = 0; i < 16; i++)

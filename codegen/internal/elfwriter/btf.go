@@ -111,6 +111,12 @@ func (w *writer) addBTF() error {
 	return nil
 }
 
+// BPF_CORE_TYPE_ID_LOCAL and _TARGET (enum bpf_core_relo_kind).
+const (
+	coreTypeIDLocal  = 6
+	coreTypeIDTarget = 7
+)
+
 // coreRec is one CO-RE relocation before its access string is placed.
 type coreRec struct {
 	insnOff uint32 // bytes within the section
@@ -145,6 +151,13 @@ func (w *writer) coreRelocs(b *btf.Builder) (map[*progSection][]coreRec, error) 
 				}
 				off := fl.off + fl.raw[i]*8
 				out[ps] = append(out[ps], coreRec{insnOff: uint32(off), typeID: id, access: r.Access, kind: r.Kind})
+				if (r.Kind == coreTypeIDLocal || r.Kind == coreTypeIDTarget) && ins.OpCode.IsDWordLoad() && int(off)+16 <= len(ps.sec.data) {
+					// The local type id is known only now: write it into
+					// the ld_imm64, as clang does for both kinds (cilium/ebpf
+					// checks it).
+					w.bo.PutUint32(ps.sec.data[off+4:], uint32(id))
+					w.bo.PutUint32(ps.sec.data[off+12:], 0)
+				}
 			}
 		}
 	}
