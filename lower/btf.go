@@ -219,11 +219,53 @@ func (c *btfConv) calledProto(ft *cc.FunctionType) *btf.FuncProto {
 	return p
 }
 
-// funcBTF builds the BTF FUNC of a function definition.
-func (c *btfConv) funcBTF(name string, ft *cc.FunctionType, static bool) *btf.Func {
+// funcBTF builds the BTF FUNC of a function definition; d, when set, is
+// its declarator, whose parameter declarations carry btf_decl_tags.
+func (c *btfConv) funcBTF(name string, ft *cc.FunctionType, static bool, d *cc.Declarator) *btf.Func {
 	linkage := btf.GlobalFunc
 	if static {
 		linkage = btf.StaticFunc
 	}
-	return &btf.Func{Name: name, Type: c.calledProto(ft), Linkage: linkage}
+	fn := &btf.Func{Name: name, Type: c.calledProto(ft), Linkage: linkage}
+	// btf_decl_tag on parameters (libbpf's __arg_ctx, __arg_nonnull...):
+	// the verifier reads them for global functions.
+	var tags [][]string
+	if isAggregate(ft.Result()) {
+		tags = append(tags, nil)
+	}
+	any := false
+	decls := paramDecls(d)
+	for i, par := range ft.Parameters() {
+		if par.Type().Kind() == cc.Void {
+			continue
+		}
+		var list *cc.AttributeSpecifierList
+		if i < len(decls) {
+			list = decls[i].AttributeSpecifierList
+		}
+		t := declTags(par.Type().Attributes(), list)
+		any = any || len(t) > 0
+		tags = append(tags, t)
+	}
+	if any {
+		fn.ParamTags = tags
+	}
+	return fn
+}
+
+// paramDecls lists the parameter declarations of function declarator d.
+func paramDecls(d *cc.Declarator) []*cc.ParameterDeclaration {
+	var out []*cc.ParameterDeclaration
+	if d == nil {
+		return nil
+	}
+	for dd := d.DirectDeclarator; dd != nil; dd = dd.DirectDeclarator {
+		if dd.ParameterTypeList != nil {
+			for l := dd.ParameterTypeList.ParameterList; l != nil; l = l.ParameterList {
+				out = append(out, l.ParameterDeclaration)
+			}
+			return out
+		}
+	}
+	return nil
 }

@@ -151,7 +151,7 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 		types:   map[cc.ExpressionNode]cc.Type{},
 		enumOps: map[cc.ExpressionNode]bool{},
 	}
-	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static)
+	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static, fi.decl)
 	fl.b = fl.f.NewBlock()
 	if isAggregate(ft.Result()) {
 		fl.sret = fl.f.NewReg()
@@ -163,6 +163,9 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 		// A bound handler keeps only ctx; the other parameters are
 		// fetched from the traced program's registers and memory.
 		fi.f.BTF.Type.(*btf.FuncProto).Params = fi.f.BTF.Type.(*btf.FuncProto).Params[:1]
+		if len(fi.f.BTF.ParamTags) > 1 {
+			fi.f.BTF.ParamTags = fi.f.BTF.ParamTags[:1]
+		}
 		params = params[:1]
 	}
 	// Parameters arrive in registers; aggregates were rejected earlier.

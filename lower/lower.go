@@ -7,6 +7,7 @@ package lower
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -318,10 +319,8 @@ func declTags(a *cc.Attributes, list *cc.AttributeSpecifierList) []string {
 				if av == nil || strings.Trim(av.Token.SrcStr(), "_") != "btf_decl_tag" || av.ArgumentExpressionList == nil {
 					continue
 				}
-				if v, ok := av.ArgumentExpressionList.AssignmentExpression.Value().(cc.StringValue); ok {
-					if s := strings.TrimRight(string(v), "\x00"); !slices.Contains(tags, s) {
-						tags = append(tags, s)
-					}
+				if s, ok := attrArgString(av.ArgumentExpressionList.AssignmentExpression); ok && !slices.Contains(tags, s) {
+					tags = append(tags, s)
 				}
 			}
 		}
@@ -478,4 +477,18 @@ func (l *lowerer) isHandler(name string) bool {
 		}
 	}
 	return false
+}
+
+// attrArgString is an attribute's string argument: its value, or for the
+// attribute lists cc leaves unchecked (parameters'), the literal's text.
+func attrArgString(e cc.ExpressionNode) (string, bool) {
+	if v, ok := e.Value().(cc.StringValue); ok {
+		return strings.TrimRight(string(v), "\x00"), true
+	}
+	if p, ok := e.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionString {
+		if s, err := strconv.Unquote(p.Token.SrcStr()); err == nil {
+			return s, true
+		}
+	}
+	return "", false
 }
