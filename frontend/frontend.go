@@ -149,7 +149,7 @@ func translate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
 	case r := <-done:
 		return r.ast, r.err
 	case <-time.After(TranslateTimeout):
-		return nil, frontEndFailure(fmt.Sprintf("the C front end did not finish in %v: the input is malformed (unterminated declaration, or headers that include each other)", TranslateTimeout))
+		return nil, frontEndFailure(fmt.Sprintf("the C front end did not finish in %v: look for headers that include each other, an unterminated declaration, or statements nested thousands deep", TranslateTimeout))
 	}
 }
 
