@@ -54,8 +54,8 @@ func (k CoreKind) String() string {
 	return fmt.Sprintf("core_kind(%d)", uint32(k))
 }
 
-// btfName names a BTF type the way C spells it ("struct task_struct").
-func btfName(t btf.Type) string {
+// TypeName names a BTF type the way C spells it ("struct task_struct").
+func TypeName(t btf.Type) string {
 	if t == nil {
 		return "?"
 	}
@@ -311,7 +311,7 @@ func (in *Instr) String() string {
 		if in.Core == nil {
 			return fmt.Sprintf("%score ? %d", dst, in.Imm)
 		}
-		return fmt.Sprintf("%score %s %s %q %d", dst, in.Core.Kind, btfName(in.Core.Type), in.Core.Access, in.Imm)
+		return fmt.Sprintf("%score %s %s %q %d", dst, in.Core.Kind, TypeName(in.Core.Type), in.Core.Access, in.Imm)
 	}
 	return fmt.Sprintf("%s%s", dst, in.Op)
 }

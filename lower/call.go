@@ -111,15 +111,19 @@ func (fl *fnLowerer) helperCall(x *cc.PostfixExpression, name string, id int64, 
 		fl.l.usedGPL = append(fl.l.usedGPL, gplUse{name: name, pos: x.Position()})
 	}
 	fl.recordOutput(id, args)
-	var dst ir.Reg
-	if t.Kind() != cc.Void {
-		dst = fl.tmp()
-	}
-	fl.emit(&ir.Instr{Op: ir.OpCall, Dst: dst, Imm: id, Args: ops, Note: name})
-	if dst == 0 {
+	return fl.emitCall(&ir.Instr{Op: ir.OpCall, Imm: id, Args: ops, Note: name}, t)
+}
+
+// emitCall emits call in, giving it a result register unless t is void,
+// and returns the result.
+func (fl *fnLowerer) emitCall(call *ir.Instr, t cc.Type) value {
+	if t.Kind() == cc.Void {
+		fl.emit(call)
 		return value{op: ir.Imm(0), t: t}
 	}
-	return value{op: ir.R(dst), t: t}
+	call.Dst = fl.tmp()
+	fl.emit(call)
+	return value{op: ir.R(call.Dst), t: t}
 }
 
 func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.ExpressionNode) value {
@@ -140,19 +144,12 @@ func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.E
 	if fi.f.Section != "" && fi.f.Section != ".text" {
 		fl.l.errorf(x, "calling BPF program %q (section %q) from another function is not supported", fi.name, fi.f.Section)
 	}
-	var dst ir.Reg
-	if t.Kind() != cc.Void && result == nil {
-		dst = fl.tmp()
-	}
-	fl.emit(&ir.Instr{Op: ir.OpCallFunc, Dst: dst, Sym: fi.name, Args: ops})
+	call := &ir.Instr{Op: ir.OpCallFunc, Sym: fi.name, Args: ops}
 	if result != nil {
+		fl.emit(call)
 		return value{op: ir.R(fl.addr(lvalue{t: t, slot: result})), t: t}
 	}
-	if dst == 0 {
-		return value{op: ir.Imm(0), t: t}
-	}
-	v := value{op: ir.R(dst), t: t}
-	return v
+	return fl.emitCall(call, t)
 }
 
 // checkRecursion rejects direct and mutual recursion.
@@ -341,15 +338,7 @@ func (fl *fnLowerer) kfuncCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc
 	}
 	ops := fl.argValues(x, ft, args, "kernel function "+name)
 	fl.l.kfunc(d, ft)
-	var dst ir.Reg
-	if t.Kind() != cc.Void {
-		dst = fl.tmp()
-	}
-	fl.emit(&ir.Instr{Op: ir.OpCallFunc, Dst: dst, Sym: name, Args: ops, Note: name})
-	if dst == 0 {
-		return value{op: ir.Imm(0), t: t}
-	}
-	return value{op: ir.R(dst), t: t}
+	return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: name, Args: ops, Note: name}, t)
 }
 
 // kfunc records kernel function d for the object's .ksyms.

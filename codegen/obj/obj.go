@@ -11,6 +11,8 @@ import (
 
 	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
+
+	"github.com/bpfcc/bpfcc/ir"
 )
 
 // Object is one translation unit's compiled output.
@@ -134,22 +136,16 @@ func CoreOf(ins asm.Instruction) *CoreReloc {
 	return r
 }
 
-var coreKindNames = [...]string{"byte_off", "byte_sz", "field_exists", "signed", "lshift_u64", "rshift_u64",
-	"local_type_id", "target_type_id", "type_exists", "type_size", "enumval_exists", "enumval_value", "type_matches"}
 
 // String renders r as llvm-objdump does: "byte_off struct s::a.b (0:1:2)".
 func (r *CoreReloc) String() string {
-	kind := fmt.Sprintf("kind(%d)", r.Kind)
-	if int(r.Kind) < len(coreKindNames) {
-		kind = coreKindNames[r.Kind]
-	}
-	return fmt.Sprintf("CO-RE <%s> %s (%s)", kind, corePath(r.Type, r.Access), r.Access)
+	return fmt.Sprintf("CO-RE <%s> %s (%s)", ir.CoreKind(r.Kind), corePath(r.Type, r.Access), r.Access)
 }
 
 // corePath names the access: the root type, then members and indices.
 func corePath(t btf.Type, access string) string {
 	var sb strings.Builder
-	sb.WriteString(typeName(t))
+	sb.WriteString(ir.TypeName(t))
 	idx := strings.Split(access, ":")
 	if e, ok := btf.UnderlyingType(t).(*btf.Enum); ok && len(idx) == 1 {
 		if i, err := strconv.Atoi(idx[0]); err == nil && i >= 0 && i < len(e.Values) {
@@ -184,21 +180,6 @@ func corePath(t btf.Type, access string) string {
 	return sb.String()
 }
 
-func typeName(t btf.Type) string {
-	name := t.TypeName()
-	if name == "" {
-		name = "(anon)"
-	}
-	switch t.(type) {
-	case *btf.Struct:
-		return "struct " + name
-	case *btf.Union:
-		return "union " + name
-	case *btf.Enum:
-		return "enum " + name
-	}
-	return name
-}
 
 func members(t btf.Type) []btf.Member {
 	switch u := t.(type) {
