@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"testing"
 
@@ -111,6 +112,11 @@ func compareObservations(p *program, c runCase, clang, bpfcc observation) []erro
 		cm, bm := clang.Maps[name], bpfcc.Maps[name]
 		for _, k := range sortedKeys(cm.Entries) {
 			cv, bv := cm.Entries[k], bm.Entries[k]
+			if cm.PerCPU {
+				// A test run executes on whichever CPU it is given: compare
+				// the per-CPU values as a multiset.
+				cv, bv = sortedValues(cv), sortedValues(bv)
+			}
 			if bv == nil {
 				errs = append(errs, fmt.Errorf("%s: map %s key %s: bpfcc has no entry, clang %x", at, name, k, cv))
 			} else if !equalValues(cv, bv) {
@@ -158,4 +164,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// sortedValues returns a sorted copy of per-CPU values (nil stays nil).
+func sortedValues(vs [][]byte) [][]byte {
+	if vs == nil {
+		return nil
+	}
+	out := slices.Clone(vs)
+	slices.SortFunc(out, bytes.Compare)
+	return out
 }
