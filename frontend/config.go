@@ -59,6 +59,9 @@ func predefined(opts Options) string {
 	}
 	var b strings.Builder
 	b.WriteString(include.PredefinedFor(runtime.GOARCH, cpu))
+	// The array of function pointers __array(NAME, RET (PARAMS)) declares
+	// (see rewriteFnArray).
+	b.WriteString("#define __bpfcc_fnarray(name, ret, params) ret (*name[]) params\n")
 	for _, d := range opts.Defines {
 		name, val, ok := strings.Cut(d, "=")
 		if !ok {

@@ -3,6 +3,7 @@ package frontend
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/bpfcc/bpfcc/diag"
@@ -217,4 +218,86 @@ func endLine(src []byte) []byte {
 		return append(bytes.Clone(src), '\n')
 	}
 	return src
+}
+
+// rewriteFnArray rewrites libbpf's __array(NAME, RET (PARAMS)), a prog
+// array's table of programs, to __bpfcc_fnarray(NAME, RET, (PARAMS)),
+// which declares the same array of function pointers: the macro expands to
+// typeof(RET (PARAMS)), a function type name cc cannot parse. Line breaks
+// inside the invocation move after it, so lines stay put.
+func rewriteFnArray(src []byte) []byte {
+	if !bytes.Contains(src, []byte("__array")) {
+		return src
+	}
+	toks := scanTokens(src)
+	var out []byte
+	done := 0
+	for i := 0; i+3 < len(toks); i++ {
+		if toks[i].text != "__array" || toks[i+1].text != "(" {
+			continue
+		}
+		end := matchingParen(toks, i+1)
+		if end < 0 {
+			continue
+		}
+		comma := -1
+		depth := 0
+		for k := i + 2; k < end; k++ {
+			switch toks[k].text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ",":
+				if depth == 0 && comma < 0 {
+					comma = k
+				}
+			}
+		}
+		if comma < 0 || comma+1 >= end {
+			continue
+		}
+		open := -1
+		for k := comma + 1; k < end; k++ {
+			if toks[k].text == "(" {
+				open = k
+				break
+			}
+		}
+		if open < 0 || open == comma+1 {
+			continue // not a function type: typeof handles it
+		}
+		closeParen := matchingParen(toks, open)
+		if closeParen < 0 || closeParen+1 != end {
+			continue
+		}
+		span := src[toks[i].off : toks[end].off+1]
+		repl := "__bpfcc_fnarray(" + string(src[toks[i+2].off:toks[comma].off]) + ", " +
+			string(src[toks[comma+1].off:toks[open].off]) + ", " +
+			string(src[toks[open].off:toks[closeParen].off+1]) + ")"
+		repl = strings.ReplaceAll(repl, "\n", " ") + strings.Repeat("\n", bytes.Count(span, []byte("\n")))
+		out = append(append(out, src[done:toks[i].off]...), repl...)
+		done = toks[end].off + 1
+		i = end
+	}
+	if out == nil {
+		return src
+	}
+	return append(out, src[done:]...)
+}
+
+// matchingParen returns the index of the ')' matching the '(' at toks[i].
+func matchingParen(toks []ctoken, i int) int {
+	depth := 0
+	for k := i; k < len(toks); k++ {
+		switch toks[k].text {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }

@@ -34,3 +34,20 @@ func TestPrescan(t *testing.T) {
 		}
 	}
 }
+
+// __array(NAME, FN-TYPE) becomes the macro that declares an array of function
+// pointers; other __array uses and line numbers stay as written.
+func TestRewriteFnArray(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"__array(values, int (void *));", "__bpfcc_fnarray(values, int , (void *));"},
+		{"__array(values,\n\tint (struct a *, long));\nx", "__bpfcc_fnarray(values, int , (struct a *, long))\n;\nx"},
+		{"__array(values, struct inner);", "__array(values, struct inner);"},
+		{"__array(values, struct { int (*f)(void); });", "__array(values, struct { int (*f)(void); });"},
+		{"int __array;", "int __array;"},
+	}
+	for _, c := range cases {
+		if got := string(rewriteFnArray([]byte(c.src))); got != c.want {
+			t.Errorf("rewriteFnArray(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}

@@ -273,11 +273,18 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 					mp.Inner = append(mp.Inner, ir.MapInit{Off: int(x.off), Sym: g.name})
 					continue
 				}
+				if fd := declOf(pe); fd != nil && fd.Type().Kind() == cc.Function {
+					// A tail-call table entry; checkProgRefs makes sure it
+					// names a program once all functions are known.
+					mp.Inner = append(mp.Inner, ir.MapInit{Off: int(x.off), Sym: fd.Name()})
+					l.progRefs = append(l.progRefs, progRef{fn: fd.Name(), mapName: d.Name(), pos: l.pos(x.e)})
+					continue
+				}
 			}
 			if c, ok := constValue(x.e); ok && c == 0 {
 				continue
 			}
-			l.errorf(x.e, "map %q: only pointers to other maps can initialise a map definition", d.Name())
+			l.errorf(x.e, "map %q: only pointers to other maps or to programs can initialise a map definition", d.Name())
 		}
 	}
 	l.globals[d] = &global{name: name, typ: t, isMap: true}

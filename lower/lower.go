@@ -41,6 +41,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 	l.collect()
 	l.lowerFuncs()
 	l.checkRecursion()
+	l.checkProgRefs()
 	l.finish()
 	if l.diags.HasErrors() {
 		return nil, l.diags.Warnings(), l.diags.Errors()
@@ -89,6 +90,26 @@ type lowerer struct {
 	ksymFuncs map[string]bool
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
+	// progRefs are the functions named in program-array initialisers.
+	progRefs []progRef
+}
+
+// progRef is one `[i] = &prog` in a program array's .values.
+type progRef struct {
+	fn, mapName string
+	pos         ir.Pos
+}
+
+// checkProgRefs reports program-array entries that are not programs defined
+// in this file: libbpf resolves them only against the object's programs.
+func (l *lowerer) checkProgRefs() {
+	for _, r := range l.progRefs {
+		fi := l.funcs[r.fn]
+		if fi == nil || fi.def == nil || fi.f == nil || fi.f.Section == "" {
+			l.diags = append(l.diags, diag.Diagnostic{File: r.pos.File, Line: r.pos.Line, Col: r.pos.Col,
+				Msg: fmt.Sprintf("map %q: %q is not a program defined in this file (a function with SEC(...)); only programs can fill a program array", r.mapName, r.fn)})
+		}
+	}
 }
 
 type gplUse struct {

@@ -136,7 +136,6 @@ func CoreOf(ins asm.Instruction) *CoreReloc {
 	return r
 }
 
-
 // String renders r as llvm-objdump does: "byte_off struct s::a.b (0:1:2)".
 func (r *CoreReloc) String() string {
 	return fmt.Sprintf("CO-RE <%s> %s (%s)", ir.CoreKind(r.Kind), corePath(r.Type, r.Access), r.Access)
@@ -179,7 +178,6 @@ func corePath(t btf.Type, access string) string {
 	}
 	return sb.String()
 }
-
 
 func members(t btf.Type) []btf.Member {
 	switch u := t.(type) {

@@ -224,15 +224,21 @@ func (w *writer) encodeMaps() error {
 	for _, ml := range w.mapList {
 		seen := make(map[int]bool)
 		for _, in := range ml.m.Inner {
-			target := w.maps[in.Sym]
-			if target == nil {
-				return invalid("map %s: initialiser references undefined map %q", ml.m.Name, in.Sym)
+			var sym *symbol
+			switch {
+			case w.maps[in.Sym] != nil:
+				sym = w.maps[in.Sym].sym
+			case w.funcs[in.Sym] != nil:
+				// A program in a prog array's .values (tail-call table).
+				sym = w.funcs[in.Sym].sym
+			default:
+				return invalid("map %s: initialiser references undefined map or program %q", ml.m.Name, in.Sym)
 			}
 			if seen[in.Off] {
 				return invalid("map %s: two initialisers at offset %d", ml.m.Name, in.Off)
 			}
 			seen[in.Off] = true
-			rels = append(rels, relocation{off: ml.off + uint64(in.Off), sym: target.sym, typ: rBPF64Abs64})
+			rels = append(rels, relocation{off: ml.off + uint64(in.Off), sym: sym, typ: rBPF64Abs64})
 		}
 	}
 	w.mapsSec.rels = rels
