@@ -220,6 +220,26 @@ func (l *lowerer) version(d *cc.Declarator, id *cc.InitDeclarator) {
 	l.m.Version, l.m.HasVersion = uint32(v), true
 }
 
+// programArrayValues gives a program array's `values` member as an array of
+// pointers straight to the function prototype: __array(values, fn_t) with a
+// typedef'd function type points at the typedef (clang's BTF too), which
+// libbpf skips but cilium/ebpf, and so --load, rejects.
+func programArrayValues(t btf.Type) btf.Type {
+	arr, ok := t.(*btf.Array)
+	if !ok {
+		return t
+	}
+	ptr, ok := arr.Type.(*btf.Pointer)
+	if !ok {
+		return t
+	}
+	fp, ok := btf.UnderlyingType(ptr.Target).(*btf.FuncProto)
+	if !ok || fp == ptr.Target {
+		return t
+	}
+	return &btf.Array{Type: &btf.Pointer{Target: fp}, Index: arr.Index, Nelems: arr.Nelems}
+}
+
 // btfMap records a BTF-defined map (struct {...} name SEC(".maps")).
 func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, static bool) {
 	t := d.Type()
@@ -234,7 +254,10 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 		return
 	}
 	has := map[string]bool{}
-	for _, m := range bt.Members {
+	for i, m := range bt.Members {
+		if m.Name == "values" {
+			bt.Members[i].Type = programArrayValues(m.Type)
+		}
 		if has[m.Name] {
 			l.errorf(d, "map %q sets %q twice", d.Name(), m.Name)
 			return

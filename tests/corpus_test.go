@@ -38,8 +38,11 @@ type program struct {
 	ASM       []asmCheck
 	NonDet    map[string]bool
 	NoBPFTool string // CLANG-BPFTOOL: skip REASON
-	CPU       int    // CPU: vN, for both compilers (0: default, v3)
-	ClangCPU  int    // CLANG-CPU: vN, for clang only (it has no signed division below v4)
+	// NoClangCilium (CLANG-CILIUM: skip REASON) marks programs whose clang
+	// object cilium/ebpf cannot parse, while bpfcc's object it can.
+	NoClangCilium string
+	CPU           int // CPU: vN, for both compilers (0: default, v3)
+	ClangCPU      int // CLANG-CPU: vN, for clang only (it has no signed division below v4)
 	// ClangRejects (CLANG-REJECTS: TEXT) marks C that bpfcc compiles and
 	// clang-19 rejects with TEXT in its message; the clang tests check that.
 	ClangRejects string
@@ -277,6 +280,12 @@ func parseProgram(path string, src []byte) (*program, error) {
 				return nil, bad("want skip REASON")
 			}
 			p.NoBPFTool = reason
+		case "CLANG-CILIUM":
+			reason, ok := strings.CutPrefix(arg, "skip ")
+			if !ok {
+				return nil, bad("want skip REASON")
+			}
+			p.NoClangCilium = reason
 		case "BPFCC-XFAIL":
 			p.XFail = arg
 		case "CLANG-REJECTS":

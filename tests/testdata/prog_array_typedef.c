@@ -1,0 +1,43 @@
+// Tests: a program array declared with a typedef'd function type,
+// __array(values, tail_fn), and filled by its initialiser (.values = {[i] = &prog}),
+// as libbpf and cilium/ebpf populate it at load; the tail call then jumps to
+// the program at the packet-length-derived index and never returns.
+// RUN: xdp prog=entry
+// CLANG-CILIUM: skip clang points values at the typedef, which cilium/ebpf rejects; bpfcc points it at the prototype
+// PACKET: ipv4-tcp
+// EXPECT: retval=XDP_TX
+// EXPECT-VAR: hits=hex:00000000010000000000000001000000
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+__u32 hits[4];
+typedef int tail_fn(void *);
+
+SEC("xdp")
+int t0(struct xdp_md *ctx) { hits[0]++; return XDP_DROP; }
+SEC("xdp")
+int t1(struct xdp_md *ctx) { hits[1]++; return XDP_TX; }
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 4);
+	__uint(key_size, sizeof(__u32));
+	__array(values, tail_fn);
+} jt SEC(".maps") = {
+	.values = { [0] = (void *)&t0, [2] = (void *)&t1 },
+};
+
+SEC("xdp")
+int entry(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 idx = (end - data) & 3;
+
+	hits[3]++;
+	bpf_tail_call(ctx, &jt, idx);
+	hits[2]++;
+	return XDP_PASS;
+}
+
+char LICENSE[] SEC("license") = "GPL";
