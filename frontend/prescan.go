@@ -39,6 +39,11 @@ func prescan(path string, src []byte) *diag.Diagnostic {
 	var stack []open
 	stars, dims := 0, 0
 	for i, t := range toks {
+		if (t.text == "u" || t.text == "U") && t.off+1 < len(src) && (src[t.off+1] == '"' || src[t.off+1] == '\'') {
+			// cc's scanner knows only the L and u8 prefixes.
+			return errAt(t, "%s%c...%c literals (char%d_t) are not supported; use L%c...%c (wchar_t, 4 bytes) or an array of integer constants",
+				t.text, src[t.off+1], src[t.off+1], map[string]int{"u": 16, "U": 32}[t.text], src[t.off+1], src[t.off+1])
+		}
 		switch t.text {
 		case "*":
 			if stars++; stars > MaxDeclaratorDepth {

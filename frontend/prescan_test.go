@@ -21,6 +21,9 @@ func TestPrescan(t *testing.T) {
 		{"struct rec { struct rec *next; void (*cb)(struct rec r); int a[2][3]; };\nstruct rec r = { 0 };", "", 0, 0},
 		{"#define X ((((((((((((((((((\n// ((((((( \"(((\"\nchar *s = \"((((\";", "", 0, 0},
 		{"int g" + strings.Repeat("[1]", 256) + ";", "", 0, 0},
+		{"short s[] = u\"ab\";", "u\"...\" literals (char16_t) are not supported", 1, 13},
+		{"int c = U'x';", "U'...' literals (char32_t)", 1, 9},
+		{"int u = 1, U = 2; char s[] = \"u\" \"U'\"; int x = u + U;", "", 0, 0},
 	}
 	for _, c := range cases {
 		d := prescan("x.c", []byte(c.src))

@@ -135,8 +135,30 @@ func (l *lowerer) constInit(buf []byte, off int64, t cc.Type, ini *cc.Initialize
 	}
 }
 
+// stringBytes is a string literal's value as the bytes of its array: wide
+// (L"") literals as little-endian units of wchar_t's size.
+func stringBytes(v cc.Value) ([]byte, bool) {
+	switch s := v.(type) {
+	case cc.StringValue:
+		return []byte(s), true
+	case cc.UTF16StringValue:
+		b := make([]byte, 0, 2*len(s))
+		for _, u := range s {
+			b = binary.LittleEndian.AppendUint16(b, u)
+		}
+		return b, true
+	case cc.UTF32StringValue:
+		b := make([]byte, 0, 4*len(s))
+		for _, r := range s {
+			b = binary.LittleEndian.AppendUint32(b, uint32(r))
+		}
+		return b, true
+	}
+	return nil, false
+}
+
 func (l *lowerer) constLeaf(buf []byte, off int64, t cc.Type, f *cc.Field, e cc.ExpressionNode) {
-	if s, ok := e.Value().(cc.StringValue); ok && t.Kind() == cc.Array {
+	if s, ok := stringBytes(e.Value()); ok && t.Kind() == cc.Array {
 		n := min(int64(len(s)), typeSize(t))
 		copy(buf[off:off+n], s)
 		return

@@ -25,8 +25,8 @@ func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
 	}
 	e := ini.AssignmentExpression
 	if lv.typ.Kind() == cc.Array {
-		if s, ok := e.Value().(cc.StringValue); ok {
-			fl.initString(lv, []byte(s))
+		if s, ok := stringBytes(e.Value()); ok {
+			fl.initString(lv, s)
 			return
 		}
 		// char a[] = ("str")
@@ -186,7 +186,7 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 		done = append(done, [2]int64{x.off, x.off + esz*max(x.n, 1)})
 		for k := int64(0); k < x.n; k++ {
 			elem := lvalue{t: x.t, slot: lv.slot, off: x.off + k*esz, field: x.field}
-			if s, ok := x.e.Value().(cc.StringValue); ok && x.t.Kind() == cc.Array {
+			if s, ok := stringBytes(x.e.Value()); ok && x.t.Kind() == cc.Array {
 				buf := make([]byte, typeSize(x.t))
 				copy(buf, s)
 				fl.storeBytes(elem, 0, buf, 1)
