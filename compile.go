@@ -173,20 +173,20 @@ func internalError(stage string, r any) error {
 func codegenError(mod *ir.Module, err error) error {
 	var fe *codegen.FrameError
 	var je *codegen.JumpRangeError
-	name := ""
+	name, msg := "", ""
 	switch {
 	case errors.As(err, &fe):
-		name = fe.Func
+		name, msg = fe.Func, fe.Error()
 	case errors.As(err, &je):
-		name = je.Func
+		name, msg = je.Func, je.Error()
 	}
 	if name != "" {
 		for _, f := range mod.Funcs {
 			if f.Name == name {
-				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: err.Error()}}
+				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: msg}}
 			}
 		}
-		return diag.List{{File: mod.File, Msg: err.Error()}}
+		return diag.List{{File: mod.File, Msg: msg}}
 	}
 	return fmt.Errorf("%w: %v", ErrInternal, err)
 }

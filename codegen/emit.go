@@ -36,6 +36,25 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 
 	order := layout(blocks, target, reach)
 
+	// Jumps that do not reach are made long (gotol, -mcpu=v4) and the
+	// layout redone; the set only grows, so this ends.
+	long := map[int]bool{}
+	for {
+		out, retry, err := placeBlocks(mf, blocks, order, target, cpu, long)
+		if err != nil {
+			return nil, err
+		}
+		if !retry {
+			return lineInfo(mf, out, src), nil
+		}
+	}
+}
+
+// placeBlocks emits blocks in order and resolves jumps. A jump whose
+// ordinal is in long is emitted as gotol (a conditional one as a short
+// branch over a fall-through ja to a gotol). It reports retry when it made
+// more jumps long.
+func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long map[int]bool) ([]outInsn, bool, error) {
 	var out []outInsn
 	var fixups []fixup
 	start := make([]int, len(blocks))
@@ -48,8 +67,12 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 		out = append(out, outInsn{ins: ins, pos: pos, note: note})
 	}
 	jumpTo := func(t int, pos ir.Pos) {
+		op := asm.Ja.Op(asm.ImmSource)
+		if long[len(fixups)] {
+			op = gotol
+		}
 		fixups = append(fixups, fixup{insn: len(out), block: t})
-		add(asm.Instruction{OpCode: asm.Ja.Op(asm.ImmSource)}, pos, "")
+		add(asm.Instruction{OpCode: op}, pos, "")
 	}
 	for oi, bi := range order {
 		start[bi] = len(out)
@@ -63,7 +86,7 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 		}
 		t := b.term
 		if t == nil {
-			return nil, fmt.Errorf("block %d has no terminator", bi)
+			return nil, false, fmt.Errorf("block %d has no terminator", bi)
 		}
 		if t.note != "" {
 			pendingNote = joinNotes(pendingNote, t.note)
@@ -88,8 +111,16 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 				ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv])
 				then, els = els, then
 			}
-			fixups = append(fixups, fixup{insn: len(out), block: then})
-			add(ins, t.pos, "")
+			if long[len(fixups)] {
+				// if cond goto +1; goto +1; gotol then
+				ins.Offset = 1
+				add(ins, t.pos, "")
+				add(asm.Instruction{OpCode: asm.Ja.Op(asm.ImmSource), Offset: 1}, t.pos, "")
+				jumpTo(then, t.pos)
+			} else {
+				fixups = append(fixups, fixup{insn: len(out), block: then})
+				add(ins, t.pos, "")
+			}
 			if els != next {
 				jumpTo(els, t.pos)
 			}
@@ -103,14 +134,29 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 	for i, o := range out {
 		raw[i+1] = raw[i] + int(o.ins.Width())
 	}
-	for _, fx := range fixups {
+	retry := false
+	for k, fx := range fixups {
 		off := raw[start[fx.block]] - raw[fx.insn] - 1
-		if !fitsInt16(int64(off)) {
-			return nil, &JumpRangeError{Func: mf.name, Span: off}
+		switch {
+		case out[fx.insn].ins.OpCode == gotol:
+			out[fx.insn].ins.Constant = int64(off)
+		case fitsInt16(int64(off)):
+			out[fx.insn].ins.Offset = int16(off)
+		case cpu >= 4:
+			long[k], retry = true, true
+		default:
+			return nil, false, &JumpRangeError{Func: mf.name, Span: off}
 		}
-		out[fx.insn].ins.Offset = int16(off)
 	}
+	return out, retry, nil
+}
 
+// gotol is the jump with a 32-bit offset (in imm) that -mcpu=v4 adds.
+var gotol = asm.OpCode(asm.Jump32Class).SetJumpOp(asm.Ja).SetSource(asm.ImmSource)
+
+// lineInfo turns placed instructions into a function with line info and
+// listing notes.
+func lineInfo(mf *mfunc, out []outInsn, src *sourceCache) *obj.Func {
 	fn := &obj.Func{Name: mf.name, Notes: map[int][]string{}}
 	var last ir.Pos
 	for i, o := range out {
@@ -130,7 +176,7 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 	if len(fn.Notes) == 0 {
 		fn.Notes = nil
 	}
-	return fn, nil
+	return fn
 }
 
 func joinNotes(a, b string) string {

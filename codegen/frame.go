@@ -76,7 +76,7 @@ type JumpRangeError struct {
 }
 
 func (e *JumpRangeError) Error() string {
-	return fmt.Sprintf("function %q is too large: a jump in it spans %d instructions, and BPF jumps reach at most 32767; split the function", e.Func, e.Span)
+	return fmt.Sprintf("function %q is too large: a jump in it spans %d instructions, and BPF jumps reach at most 32767 below -mcpu=v4; split the function or compile with -mcpu=v4 (gotol)", e.Func, e.Span)
 }
 
 // FrameError reports a function whose stack frame is over the eBPF limit:

@@ -3,6 +3,8 @@ package tests
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -158,4 +160,48 @@ func TestLimitErrorCount(t *testing.T) {
 	if last.Severity != bdiag.Note || !strings.Contains(last.Msg, "10 more not shown") {
 		t.Errorf("last diagnostic %v, want a note counting the rest", last)
 	}
+}
+
+// A forward branch over more than 32767 instructions: below -mcpu=v4 a
+// positioned error, on v4 a gotol the kernel runs, with the value C gives.
+func TestLimitLongJump(t *testing.T) {
+	const n = 17000 // two instructions each
+	var b strings.Builder
+	b.WriteString("// RUN: socket\n// CPU: v4\n")
+	h := uint32(7)
+	var body strings.Builder
+	for i := 0; i < n; i++ {
+		k := uint32(i*2654435761) & 0xffff
+		fmt.Fprintf(&body, "\t\th = (h ^ %d) * 31;\n", k)
+		h = (h ^ k) * 31
+	}
+	fmt.Fprintf(&b, "// EXPECT: retval=%d\n", h)
+	b.WriteString(limitPrologue + "__u32 seed = 7;\n\nSEC(\"socket\")\nint long_jump(struct __sk_buff *skb)\n{\n\t__u32 h = seed;\n\n\tif (seed < 1000) {\n")
+	b.WriteString(body.String() + "\t}\n\treturn h;\n}\n" + limitLicense)
+	src := b.String()
+
+	wantDiagAt(t, rejectSource(t, strings.Replace(src, "// CPU: v4\n", "", 1)), 8, 5,
+		`function "long_jump" is too large`, "-mcpu=v4 (gotol)")
+
+	path := filepath.Join(t.TempDir(), "long_jump.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := parseProgram(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compileBPFCC(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Listing, "gotol") {
+		t.Fatalf("no gotol in the listing of a %d-instruction function", 2*n)
+	}
+	requireKernel(t)
+	obs, err := runProgram(p, res.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reportErrors(t, checkObservations(p, res.Spec, obs))
 }
