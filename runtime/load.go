@@ -189,9 +189,11 @@ func newReport(spec *ebpf.CollectionSpec, prog string, ve *ebpf.VerifierError, s
 			break
 		}
 	}
-	if r.File == "" && r.Insn >= 0 {
-		if ps := spec.Programs[prog]; ps != nil {
+	if ps := spec.Programs[prog]; ps != nil {
+		if r.File == "" && r.Insn >= 0 {
 			r.locate(ps.Instructions)
+		} else if r.File != "" {
+			r.File = recordedPath(ps.Instructions, r.File, r.Line)
 		}
 	}
 	if r.File != "" {
@@ -233,6 +235,20 @@ func (r *VerifierReport) locate(insns asm.Instructions) {
 	if t, ok := pos.(interface{ Line() string }); ok {
 		r.SourceLine = t.Line()
 	}
+}
+
+// recordedPath gives the path the object records for file, which the
+// kernel's log shortens to its base name ("inc/helper.h" logs as
+// "helper.h"): the path of a line-info entry at the same line whose base
+// name matches, or file itself.
+func recordedPath(insns asm.Instructions, file string, line int) string {
+	for _, ins := range insns {
+		ls, ok := ins.Source().(lineSource)
+		if ok && int(ls.LineNumber()) == line && ls.FileName() != file && filepath.Base(ls.FileName()) == file {
+			return ls.FileName()
+		}
+	}
+	return file
 }
 
 // readSourceLine reads line n of file, trying the name the object records

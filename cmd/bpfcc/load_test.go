@@ -932,3 +932,31 @@ char LICENSE[] SEC("license") = "GPL";
 		t.Errorf("switches = %v, want some\n%v", got, r)
 	}
 }
+
+// A rejected access inside a header under a subdirectory is reported at
+// the path the source includes (the kernel's log gives only the base name).
+func TestLoadVerifierRejectInHeader(t *testing.T) {
+	e := needLoad(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "inc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	header := "static __always_inline void bump(__u64 *v)\n{\n\t*v += 1; /* in the header */\n}\n"
+	prog := strings.Replace(badProg, "\t*v += 1; /* no null check */\n", "\tbump(v);\n", 1)
+	prog = strings.Replace(prog, "#include <bpfcc.h>\n", "#include <bpfcc.h>\n#include \"inc/bump.h\"\n", 1)
+	src := filepath.Join(dir, "hdr.c")
+	for path, text := range map[string]string{src: prog, filepath.Join(dir, "inc", "bump.h"): header} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := e.run(t, "--load", "process", src, "-x", e.target, "-c", e.target+" 3")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%v", r.code, r)
+	}
+	for _, want := range []string{"inc/bump.h:3", "*v += 1; /* in the header */"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the report lacks %q\n%v", want, r)
+		}
+	}
+}
