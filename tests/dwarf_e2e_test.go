@@ -39,6 +39,7 @@ import (
 	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/lower"
 	bpfrt "github.com/bpfcc/bpfcc/runtime"
+	"github.com/cilium/ebpf"
 )
 
 const dwGDB = "/usr/bin/gdb"
@@ -527,6 +528,36 @@ struct {
 // dwBPFHit is the values one handler recorded at one hit.
 type dwBPFRecs map[[2]uint64]map[uint64]map[int]uint64 // {handler, ip} → hit → arg → value
 
+// dwMapEntry is one key and value of a map in the runtime's JSON output.
+type dwMapEntry struct{ Key, Value json.RawMessage }
+
+// dwRunMaps runs spec around command with JSON output and returns the
+// entries of each map by name; on failure, the runtime's stderr too.
+func dwRunMaps(spec *ebpf.CollectionSpec, command []string) (map[string][]dwMapEntry, string, error) {
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	err := bpfrt.Run(ctx, spec, bpfrt.Options{Command: command, JSON: true, Stdout: &out, Stderr: &errb, CommandStdout: &bytes.Buffer{}})
+	if err != nil {
+		return nil, errb.String(), fmt.Errorf("%s\n%s", bpfrt.Describe(err), errb.String())
+	}
+	raw := out.String()
+	maps := map[string][]dwMapEntry{}
+	for dec := json.NewDecoder(&out); dec.More(); {
+		var line struct {
+			Type, Name string
+			Entries    []dwMapEntry
+		}
+		if err := dec.Decode(&line); err != nil {
+			return nil, "", fmt.Errorf("decoding runtime output: %v\n%s", err, raw)
+		}
+		if line.Type == "map" {
+			maps[line.Name] = append(maps[line.Name], line.Entries...)
+		}
+	}
+	return maps, "", nil
+}
+
 // dwRunBPF runs the compiled handlers around the target and returns what
 // they recorded and the read-error counters.
 func dwRunBPF(t testing.TB, res *bpfcc.Result, target string) (dwBPFRecs, string, error) {
@@ -534,68 +565,41 @@ func dwRunBPF(t testing.TB, res *bpfcc.Result, target string) (dwBPFRecs, string
 	if err != nil {
 		return nil, "", err
 	}
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	err = bpfrt.Run(ctx, res.Spec, bpfrt.Options{
-		Command:       []string{"env", "-i", setarch, "-R", target, dwArg},
-		JSON:          true,
-		Stdout:        &out,
-		Stderr:        &errb,
-		CommandStdout: &bytes.Buffer{},
-	})
+	maps, errOut, err := dwRunMaps(res.Spec, []string{"env", "-i", setarch, "-R", target, dwArg})
 	if err != nil {
-		return nil, errb.String(), fmt.Errorf("%s\n%s", bpfrt.Describe(err), errb.String())
+		return nil, errOut, err
 	}
 	recs := dwBPFRecs{}
 	var readErrs []string
-	dec := json.NewDecoder(&out)
-	dec.UseNumber()
-	for dec.More() {
-		var line struct {
-			Type    string `json:"type"`
-			Name    string `json:"name"`
-			Entries []struct {
-				Key   json.RawMessage `json:"key"`
-				Value json.RawMessage `json:"value"`
-			} `json:"entries"`
-		}
-		if err := dec.Decode(&line); err != nil {
-			return nil, "", fmt.Errorf("decoding runtime output: %v\n%s", err, out.String())
-		}
-		if line.Type != "map" {
-			continue
-		}
-		if strings.Contains(line.Name, "read_errors") {
-			for _, e := range line.Entries {
+	for name, entries := range maps {
+		if strings.Contains(name, "read_errors") {
+			for _, e := range entries {
 				readErrs = append(readErrs, string(e.Key)+"="+string(e.Value))
 			}
 		}
-		if line.Name != "rec" {
-			continue
-		}
-		for _, e := range line.Entries {
-			var k struct{ IP, Tag json.Number }
-			if err := json.Unmarshal(e.Key, &k); err != nil {
-				return nil, "", fmt.Errorf("rec key %s: %v", e.Key, err)
-			}
-			ip, _ := strconv.ParseUint(k.IP.String(), 10, 64)
-			tag, _ := strconv.ParseUint(k.Tag.String(), 10, 64)
-			v, err := strconv.ParseInt(strings.TrimSpace(string(e.Value)), 10, 64)
-			if err != nil {
-				return nil, "", fmt.Errorf("rec value %s: %v", e.Value, err)
-			}
-			hk := [2]uint64{tag >> 32, ip}
-			if recs[hk] == nil {
-				recs[hk] = map[uint64]map[int]uint64{}
-			}
-			hit := tag >> 16 & 0xffff
-			if recs[hk][hit] == nil {
-				recs[hk][hit] = map[int]uint64{}
-			}
-			recs[hk][hit][int(tag&0xffff)] = uint64(v)
-		}
 	}
+	for _, e := range maps["rec"] {
+		var k struct{ IP, Tag json.Number }
+		if err := json.Unmarshal(e.Key, &k); err != nil {
+			return nil, "", fmt.Errorf("rec key %s: %v", e.Key, err)
+		}
+		ip, _ := strconv.ParseUint(k.IP.String(), 10, 64)
+		tag, _ := strconv.ParseUint(k.Tag.String(), 10, 64)
+		v, err := strconv.ParseInt(strings.TrimSpace(string(e.Value)), 10, 64)
+		if err != nil {
+			return nil, "", fmt.Errorf("rec value %s: %v", e.Value, err)
+		}
+		hk := [2]uint64{tag >> 32, ip}
+		if recs[hk] == nil {
+			recs[hk] = map[uint64]map[int]uint64{}
+		}
+		hit := tag >> 16 & 0xffff
+		if recs[hk][hit] == nil {
+			recs[hk][hit] = map[int]uint64{}
+		}
+		recs[hk][hit][int(tag&0xffff)] = uint64(v)
+	}
+	sort.Strings(readErrs)
 	return recs, strings.Join(readErrs, " "), nil
 }
 
@@ -1057,31 +1061,13 @@ func TestDWARFDefaultProbe(t *testing.T) {
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
-			var out, errb bytes.Buffer
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			err = bpfrt.Run(ctx, res.Spec, bpfrt.Options{Command: []string{bld.path, dwArg}, Stdout: &out, Stderr: &errb, CommandStdout: &bytes.Buffer{}, JSON: true})
+			maps, _, err := dwRunMaps(res.Spec, []string{bld.path, dwArg})
 			if err != nil {
-				t.Fatalf("run: %s\n%s", bpfrt.Describe(err), errb.String())
+				t.Fatalf("run: %v", err)
 			}
 			got := map[string]string{}
-			dec := json.NewDecoder(&out)
-			for dec.More() {
-				var l struct {
-					Type, Name string
-					Entries    []struct {
-						Key   json.RawMessage
-						Value json.RawMessage
-					}
-				}
-				if err := dec.Decode(&l); err != nil {
-					t.Fatal(err)
-				}
-				if l.Type == "map" && l.Name == "seen" {
-					for _, e := range l.Entries {
-						got[string(e.Key)] = string(e.Value)
-					}
-				}
+			for _, e := range maps["seen"] {
+				got[string(e.Key)] = string(e.Value)
 			}
 			want := map[string]string{
 				"4": `{"b":1000,"c":200,"calls":1}`,
@@ -1089,7 +1075,7 @@ func TestDWARFDefaultProbe(t *testing.T) {
 				"6": `{"b":3000,"c":202,"calls":1}`,
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("seen = %v, want %v\n%s", got, want, out.String())
+				t.Errorf("seen = %v, want %v", got, want)
 			}
 		})
 	}
@@ -1117,39 +1103,21 @@ func TestDWARFEntryRecordMissing(t *testing.T) {
 			}
 			// Leave the helper out: no call has a saved record.
 			delete(res.Spec.Programs, "prog__entry")
-			var out, errb bytes.Buffer
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			err = bpfrt.Run(ctx, res.Spec, bpfrt.Options{Command: []string{bld.path, dwArg}, Stdout: &out, Stderr: &errb, CommandStdout: &bytes.Buffer{}, JSON: true})
+			maps, _, err := dwRunMaps(res.Spec, []string{bld.path, dwArg})
 			if err != nil {
-				t.Fatalf("run: %s\n%s", bpfrt.Describe(err), errb.String())
+				t.Fatalf("run: %v", err)
 			}
 			got := map[string]string{}
-			dec := json.NewDecoder(&out)
-			for dec.More() {
-				var l struct {
-					Type, Name string
-					Entries    []struct {
-						Key   json.RawMessage
-						Value json.RawMessage
-					}
+			for _, e := range maps["__bpfcc_read_errors"] {
+				var k struct{ Handler, Variable string }
+				if err := json.Unmarshal(e.Key, &k); err != nil {
+					t.Fatalf("read-error key %s: %v", e.Key, err)
 				}
-				if err := dec.Decode(&l); err != nil {
-					t.Fatal(err)
-				}
-				if l.Type == "map" && l.Name == "__bpfcc_read_errors" {
-					for _, e := range l.Entries {
-						var k struct{ Handler, Variable string }
-						if err := json.Unmarshal(e.Key, &k); err != nil {
-							t.Fatalf("read-error key %s: %v", e.Key, err)
-						}
-						got[k.Handler+"."+k.Variable] = string(e.Value)
-					}
-				}
+				got[k.Handler+"."+k.Variable] = string(e.Value)
 			}
 			// entry2 runs 3 times; each run fails both reads.
 			if want := map[string]string{"prog.m": "3", "prog.w": "3"}; fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("read errors = %v, want %v\n%s", got, want, out.String())
+				t.Errorf("read errors = %v, want %v", got, want)
 			}
 		})
 	}
