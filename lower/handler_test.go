@@ -73,8 +73,8 @@ func TestEntryValuesShareOneHelper(t *testing.T) {
 			t.Errorf("entry helper does not save DWARF register %d", reg)
 		}
 	}
-	// h1 reads rdi (offset 40) and rdx (offset 8) from the record.
-	loads := func(name string) map[int64]bool {
+	// offsets gives the Off of each instruction of function name that match.
+	offsets := func(name string, match func(*ir.Instr) bool) map[int64]bool {
 		got := map[int64]bool{}
 		for _, f := range m.Funcs {
 			if f.Name != name {
@@ -82,13 +82,17 @@ func TestEntryValuesShareOneHelper(t *testing.T) {
 			}
 			for _, b := range f.Blocks {
 				for _, in := range b.Instrs {
-					if in.Op == ir.OpLoad && in.Space == ir.SpaceMapValue {
+					if match(in) {
 						got[in.Off] = true
 					}
 				}
 			}
 		}
 		return got
+	}
+	// h1 reads rdi (offset 40) and rdx (offset 8) from the record.
+	loads := func(name string) map[int64]bool {
+		return offsets(name, func(in *ir.Instr) bool { return in.Op == ir.OpLoad && in.Space == ir.SpaceMapValue })
 	}
 	if l := loads("h1"); !l[8*5] || !l[8*1] {
 		t.Errorf("h1 loads record offsets %v, want 40 and 8", l)
@@ -119,20 +123,7 @@ func TestEntryValuesShareOneHelper(t *testing.T) {
 		t.Errorf("read-error counters %q (size %d), want h1__a h1__b h2__c (24)", got, errVal.Size)
 	}
 	incs := func(name string) map[int64]bool {
-		got := map[int64]bool{}
-		for _, f := range m.Funcs {
-			if f.Name != name {
-				continue
-			}
-			for _, b := range f.Blocks {
-				for _, in := range b.Instrs {
-					if in.Op == ir.OpAtomic {
-						got[in.Off] = true
-					}
-				}
-			}
-		}
-		return got
+		return offsets(name, func(in *ir.Instr) bool { return in.Op == ir.OpAtomic })
 	}
 	if i := incs("h1"); !i[0] || !i[8] || len(i) != 2 {
 		t.Errorf("h1 increments counters at %v, want 0 and 8", i)
