@@ -16,6 +16,7 @@
 //	// ASM: "text"   / ASM: -"text"       (the -S listing must / must not contain text)
 //	// NONDET: NAME                       (map or variable the differential test ignores)
 //	// CLANG-BPFTOOL: skip REASON          (clang's object is not expected to load with libbpf)
+//	// CLANG-CILIUM: skip REASON           (cilium/ebpf cannot parse clang's object; not run or compared)
 //
 // Every PACKET line starts a new run of the program against the same loaded
 // collection; EXPECT lines apply to the run they follow (lines before the first
