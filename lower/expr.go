@@ -9,7 +9,7 @@ import (
 // constValue returns e's integer constant value, if cc computed one and
 // evaluating e has no side effects (cc also values "i = 0").
 func constValue(e cc.ExpressionNode) (int64, bool) {
-	if e == nil || !e.Pure() {
+	if e == nil || !e.Pure() || addrOfCompoundLiteral(e) {
 		return 0, false
 	}
 	switch v := e.Value().(type) {
@@ -19,6 +19,65 @@ func constValue(e cc.ExpressionNode) (int64, bool) {
 		return int64(v), true
 	}
 	return 0, false
+}
+
+// addrOfCompoundLiteral reports whether e is &(T){...}: cc gives such an
+// address the literal's value, but it is a stack address.
+func addrOfCompoundLiteral(e cc.ExpressionNode) bool {
+	for {
+		switch x := e.(type) {
+		case *cc.UnaryExpression:
+			switch x.Case {
+			case cc.UnaryExpressionAddrof:
+				e = x.CastExpression
+				for {
+					switch y := e.(type) {
+					case *cc.CastExpression:
+						if y.Case != cc.CastExpressionUnary {
+							return false
+						}
+						e = y.UnaryExpression
+					case *cc.UnaryExpression:
+						if y.Case != cc.UnaryExpressionPostfix {
+							return false
+						}
+						e = y.PostfixExpression
+					case *cc.PostfixExpression:
+						return y.Case == cc.PostfixExpressionComplit
+					default:
+						return false
+					}
+				}
+			case cc.UnaryExpressionPostfix:
+				e = x.PostfixExpression
+			default:
+				return false
+			}
+		case *cc.CastExpression:
+			if x.Case == cc.CastExpressionUnary {
+				e = x.UnaryExpression
+			} else {
+				e = x.CastExpression
+			}
+		case *cc.PostfixExpression:
+			if x.Case != cc.PostfixExpressionPrimary {
+				return false
+			}
+			e = x.PrimaryExpression
+		case *cc.PrimaryExpression:
+			if x.Case != cc.PrimaryExpressionExpr {
+				return false
+			}
+			e = x.ExpressionList
+		case *cc.ExpressionList:
+			if x.ExpressionList != nil {
+				return false
+			}
+			e = x.AssignmentExpression
+		default:
+			return false
+		}
+	}
 }
 
 // constVal is constValue for expressions inside functions: cc folds
