@@ -177,6 +177,7 @@ func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.F
 		fn.Section = ".text"
 	}
 	fn.Static = f.Static
+	fn.Hidden = f.Hidden
 	fn.BTF = f.BTF
 	fn.StackSize = stack
 	return fn, nil

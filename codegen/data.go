@@ -40,7 +40,7 @@ func dataSections(globals []*ir.Global) ([]*obj.DataSection, error) {
 		align := max(g.Align, 1)
 		sec.Align = max(sec.Align, align)
 		off := alignUp(sec.Size, align)
-		sec.Vars = append(sec.Vars, &obj.Var{Name: g.Name, Offset: off, Size: g.Size, Static: g.Static, BTF: g.BTF, Tags: g.Tags})
+		sec.Vars = append(sec.Vars, &obj.Var{Name: g.Name, Offset: off, Size: g.Size, Static: g.Static, Hidden: g.Hidden, BTF: g.BTF, Tags: g.Tags})
 		sec.Size = off + g.Size
 		if !isBSS(g.Section) {
 			for len(sec.Bytes) < off {

@@ -14,8 +14,8 @@ const (
 )
 
 // Inline inlines bpf-to-bpf calls in m: to functions marked Inline always,
-// and at optLevel >= 1 to static non-NoInline subprograms that are small or
-// called only once. Static subprograms that are then no longer referenced
+// and at optLevel >= 1 to static (or hidden) non-NoInline subprograms that
+// are small or called only once, and to small global ones. Static subprograms that are then no longer referenced
 // are dropped; programs (Section != "") and global functions are kept.
 func Inline(m *ir.Module, optLevel int) error {
 	byName := map[string]*ir.Func{}
@@ -35,10 +35,17 @@ func Inline(m *ir.Module, optLevel int) error {
 				return false
 			case c.Inline:
 				return true
-			case optLevel < 1 || !c.Static:
+			case optLevel < 1:
 				return false
 			}
 			n := size(c)
+			if !c.Static && !c.Hidden {
+				// A global function stays in the object (another object
+				// may call it), but calls to it are inlined as clang
+				// does: the verifier then checks the body in its
+				// caller's context, not alone with unknown arguments.
+				return n <= inlineSmall
+			}
 			return n <= inlineSmall || (calls[c.Name] == 1 && n <= inlineOnce)
 		}
 		changed := false

@@ -291,6 +291,9 @@ type Func struct {
 	Name    string
 	Section string // ELF section for programs; "" for .text subprograms
 	Static  bool   // local symbol
+	// Hidden is visibility("hidden"): a global symbol the loader treats
+	// as static (libbpf verifies such functions as static subprograms).
+	Hidden bool
 	// Params are the registers that hold the arguments on entry, in order.
 	Params []Reg
 	// Returns is false for void functions.
@@ -335,6 +338,9 @@ type Global struct {
 	Name    string
 	Section string // ".data", ".rodata", ".bss", ".data.foo", ...
 	Static  bool
+	// Hidden is visibility("hidden"): loaders treat the variable as
+	// static (not part of the mmapable, user-visible data).
+	Hidden bool
 	Size    int
 	Align   int
 	Init    []byte // nil or all zero for .bss

@@ -60,6 +60,7 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 		return
 	}
 	g := &ir.Global{Name: name, Section: sec, Static: static, Size: int(size), Align: align(t), BTF: l.btf.typ(t), Pos: l.pos(d)}
+	g.Hidden = !static && isHidden(d, id.AttributeSpecifierList)
 	// Constant data may be folded into the code; "const volatile" data
 	// (set by the loader before the program runs) may not.
 	g.Const = strings.HasPrefix(sec, ".rodata") && (d.IsConst() || isConstType(t)) && !d.IsVolatile() && !isVolatileType(t)

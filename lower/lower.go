@@ -222,6 +222,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	}
 	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}}
 	f := &ir.Func{Name: name, Pos: l.pos(d), Static: d.Linkage() != cc.External || d.IsStatic()}
+	f.Hidden = !f.Static && isHidden(d, nil)
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
 	attrs := d.Type().Attributes()
 	// A static always-inline function is never a program: libbpf's
@@ -452,6 +453,27 @@ func attrListString(as *cc.AttributeSpecifier, name string) string {
 		}
 	}
 	return ""
+}
+
+// isHidden reports visibility("hidden") on a declaration.
+func isHidden(d *cc.Declarator, list *cc.AttributeSpecifierList) bool {
+	if a := d.Type().Attributes(); a != nil && a.Visibility() == "hidden" {
+		return true
+	}
+	for ; list != nil; list = list.AttributeSpecifierList {
+		if as := list.AttributeSpecifier; as != nil {
+			for vl := as.AttributeValueList; vl != nil; vl = vl.AttributeValueList {
+				av := vl.AttributeValue
+				if av == nil || strings.Trim(av.Token.SrcStr(), "_") != "visibility" || av.ArgumentExpressionList == nil {
+					continue
+				}
+				if v, ok := av.ArgumentExpressionList.AssignmentExpression.Value().(cc.StringValue); ok && strings.TrimRight(string(v), "\x00") == "hidden" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func hasAttr(a *cc.Attributes, name string) bool {

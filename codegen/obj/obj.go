@@ -52,6 +52,7 @@ type Func struct {
 	Name    string
 	Section string // "xdp", "kprobe/do_sys_open", ".text", ...
 	Static  bool   // STB_LOCAL symbol
+	Hidden  bool   // STV_HIDDEN symbol
 	Insns   asm.Instructions
 	// Lines maps instructions to source, sorted by Insn; an entry applies
 	// from its instruction up to the next entry.
@@ -107,6 +108,7 @@ type Var struct {
 	Offset int
 	Size   int
 	Static bool
+	Hidden bool // STV_HIDDEN symbol
 	BTF    btf.Type
 	Tags   []string // btf_decl_tag attributes
 }

@@ -50,6 +50,7 @@ type symbol struct {
 	name  string
 	bind  elf.SymBind
 	typ   elf.SymType
+	vis   elf.SymVis
 	sec   *section
 	value uint64
 	size  uint64
@@ -166,6 +167,7 @@ func (f *elfFile) bytes() ([]byte, error) {
 		_ = binary.Write(&symData, f.bo, elf.Sym64{
 			Name:  name,
 			Info:  elf.ST_INFO(s.bind, s.typ),
+			Other: byte(s.vis),
 			Shndx: shndx,
 			Value: s.value,
 			Size:  s.size,

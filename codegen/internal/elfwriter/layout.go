@@ -207,6 +207,14 @@ func bindOf(static bool) elf.SymBind {
 	return elf.STB_GLOBAL
 }
 
+// visOf maps the Hidden flag to an ELF symbol visibility.
+func visOf(hidden bool) elf.SymVis {
+	if hidden {
+		return elf.STV_HIDDEN
+	}
+	return elf.STV_DEFAULT
+}
+
 // addSymbols creates the symbol table entries: section symbols first (they
 // are the targets of relocations against static functions and variables),
 // then functions, maps and variables in Object order.
@@ -220,7 +228,7 @@ func (w *writer) addSymbols() error {
 	for _, ps := range w.progs {
 		for _, fl := range ps.funcs {
 			fl.sym = w.file.addSymbol(&symbol{
-				name: fl.fn.Name, bind: bindOf(fl.fn.Static), typ: elf.STT_FUNC,
+				name: fl.fn.Name, bind: bindOf(fl.fn.Static), typ: elf.STT_FUNC, vis: visOf(fl.fn.Hidden),
 				sec: ps.sec, value: fl.off, size: fl.size,
 			})
 		}
@@ -235,7 +243,7 @@ func (w *writer) addSymbols() error {
 		for _, v := range dl.ds.Vars {
 			vl := w.vars[v.Name]
 			vl.sym = w.file.addSymbol(&symbol{
-				name: v.Name, bind: bindOf(v.Static), typ: elf.STT_OBJECT,
+				name: v.Name, bind: bindOf(v.Static), typ: elf.STT_OBJECT, vis: visOf(v.Hidden),
 				sec: dl.sec, value: uint64(v.Offset), size: uint64(v.Size),
 			})
 		}
