@@ -341,11 +341,11 @@ type Global struct {
 	// Hidden is visibility("hidden"): loaders treat the variable as
 	// static (not part of the mmapable, user-visible data).
 	Hidden bool
-	Size    int
-	Align   int
-	Init    []byte // nil or all zero for .bss
-	BTF     btf.Type
-	Pos     Pos
+	Size   int
+	Align  int
+	Init   []byte // nil or all zero for .bss
+	BTF    btf.Type
+	Pos    Pos
 	// Const marks an object whose initializer is its value for the whole
 	// life of the program: a const, non-volatile C object or a string
 	// literal. codegen folds loads from it at constant offsets. A const
