@@ -1,0 +1,139 @@
+package bpfasm
+
+import (
+	"strings"
+)
+
+// stmt is one asm statement: the text between separators (newline or ';')
+// with comments removed, and the line it is on.
+type stmt struct {
+	text string
+	line int
+}
+
+// statements splits text into statements, dropping /* */, // and #
+// comments.
+func statements(text string) []stmt {
+	var out []stmt
+	var cur strings.Builder
+	line, start := 1, 1
+	flush := func() {
+		if s := strings.TrimSpace(cur.String()); s != "" {
+			out = append(out, stmt{text: s, line: start})
+		}
+		cur.Reset()
+		start = line
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case strings.HasPrefix(text[i:], "/*"):
+			end := strings.Index(text[i+2:], "*/")
+			if end < 0 {
+				end = len(text) - i - 2
+			}
+			line += strings.Count(text[i:i+2+end], "\n")
+			i += end + 3
+			cur.WriteByte(' ')
+		case strings.HasPrefix(text[i:], "//") || c == '#':
+			for i+1 < len(text) && text[i+1] != '\n' {
+				i++
+			}
+		case c == '\n':
+			flush()
+			line++
+			start = line
+		case c == ';':
+			flush()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return out
+}
+
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tIdent
+	tNum
+	tLabelRef // 1f, 1b: the next or previous numeric label 1
+	tPunct
+)
+
+type token struct {
+	kind tokKind
+	text string
+}
+
+// puncts are the operators, longest first so that the scan takes the
+// longest match.
+var puncts = []string{
+	"s>>=", "<<=", ">>=", "s>=", "s<=", "s/=", "s%=",
+	"s>", "s<", "==", "!=", ">=", "<=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=",
+	"=", "<", ">", "&", "*", "(", ")", "+", "-", ",", "[", "]", ":",
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+// tokenize splits one statement; a character no token starts with is
+// returned as a one-character punct token for the parser to reject.
+func tokenize(s string) []token {
+	var toks []token
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == 's' && i+1 < len(s) && strings.ContainsRune("<>/%", rune(s[i+1])):
+			p := matchPunct(s[i:])
+			if p == "" {
+				p = "s"
+			}
+			toks = append(toks, token{tPunct, p})
+			i += len(p)
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(s) && isIdentChar(s[j]) {
+				j++
+			}
+			toks = append(toks, token{tIdent, s[i:j]})
+			i = j
+		case c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(s) && isIdentChar(s[j]) {
+				j++
+			}
+			num := s[i:j]
+			kind := tNum
+			if last := num[len(num)-1]; (last == 'f' || last == 'b') && !strings.HasPrefix(num, "0x") && !strings.HasPrefix(num, "0X") {
+				kind = tLabelRef
+			}
+			toks = append(toks, token{kind, num})
+			i = j
+		default:
+			p := matchPunct(s[i:])
+			if p == "" {
+				p = s[i : i+1]
+			}
+			toks = append(toks, token{tPunct, p})
+			i += len(p)
+		}
+	}
+	return toks
+}
+
+func matchPunct(s string) string {
+	for _, p := range puncts {
+		if strings.HasPrefix(s, p) {
+			return p
+		}
+	}
+	return ""
+}
