@@ -205,3 +205,20 @@ func TestAssembleErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestWrites(t *testing.T) {
+	insns, err := Assemble("r6 = 1; *(u64 *)(r10 - 8) = r7; r8 = atomic_fetch_add((u64 *)(r10 - 8), r8); w9 = *(u32 *)(r1 + 0); call 5", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Writes(insns)
+	want := []asm.Register{asm.R0, asm.R1, asm.R2, asm.R3, asm.R4, asm.R5, asm.R6, asm.R8, asm.R9}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func forEachUse(in *ir.Instr, fn func(o *ir.Operand)) {
 		if in.Atomic == ir.AtomicCmpXchg {
 			reg(&in.C)
 		}
-	case ir.OpCall, ir.OpCallFunc:
+	case ir.OpCall, ir.OpCallFunc, ir.OpAsm:
 		for i := range in.Args {
 			reg(&in.Args[i])
 		}

@@ -148,6 +148,9 @@ func optimize(f *ir.Func, c *passCtx, optLevel int) error {
 }
 
 func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.Func, error) {
+	if f.Naked {
+		return nakedFunc(f, src), nil
+	}
 	cpu := c.cpu
 	if err := optimize(f, c, optLevel); err != nil {
 		return nil, fmt.Errorf("function %q: %w", f.Name, err)
@@ -181,4 +184,28 @@ func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.F
 	fn.BTF = f.BTF
 	fn.StackSize = stack
 	return fn, nil
+}
+
+// nakedFunc is a __attribute__((naked)) function: the code of its asm
+// statements and nothing else, as clang emits it.
+func nakedFunc(f *ir.Func, src *sourceCache) *obj.Func {
+	var out []outInsn
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != ir.OpAsm {
+				continue
+			}
+			for _, ins := range in.Asm.Insns {
+				out = append(out, outInsn{ins: ins, pos: in.Pos})
+			}
+		}
+	}
+	fn := lineInfo(&mfunc{name: f.Name}, out, src)
+	fn.Section = f.Section
+	if fn.Section == "" {
+		fn.Section = ".text"
+	}
+	fn.Static = f.Static
+	fn.BTF = f.BTF
+	return fn
 }

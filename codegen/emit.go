@@ -219,7 +219,7 @@ func assignBlock(b *mblock, color []int) emitted {
 	pending := ""
 	for i := range b.insns {
 		m := &b.insns[i]
-		if m.kind == kEntry {
+		if m.kind == kEntry || m.kind == kNone {
 			pending = joinNotes(pending, m.note)
 			continue
 		}

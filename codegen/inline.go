@@ -116,6 +116,13 @@ func dropUnused(m *ir.Module) {
 					if in.Sym != "" && (in.Op == ir.OpCallFunc || in.Op == ir.OpSymAddr || in.Op == ir.OpFuncAddr) {
 						refs[in.Sym] = true
 					}
+					if in.Op == ir.OpAsm {
+						for _, ins := range in.Asm.Insns {
+							if r := ins.Reference(); r != "" {
+								refs[r] = true
+							}
+						}
+					}
 				}
 			}
 		}

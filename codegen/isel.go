@@ -226,6 +226,8 @@ func (s *selector) instr(in *ir.Instr) {
 		s.emit(minst{ins: coreInsn(in), dst: dst, src: noReg, flags: fDstDef})
 	case ir.OpCall, ir.OpCallFunc:
 		s.selCall(in)
+	case ir.OpAsm:
+		s.selAsm(in)
 	case ir.OpJump:
 		s.emit(minst{kind: kJump, ins: asm.Ja.Label(""), dst: noReg, src: noReg, then: in.Then.ID})
 	case ir.OpBranch:
@@ -526,4 +528,35 @@ func coreInsn(in *ir.Instr) asm.Instruction {
 		return obj.WithCore(asm.LoadImm(0, in.Imm, asm.DWord), r)
 	}
 	return obj.WithCore(asm.Mov.Imm(0, int32(in.Imm)), r)
+}
+
+// selAsm places the inputs in the registers the asm text names, emits
+// the asm's instructions as they are (their registers are physical, their
+// jumps relative to each other) and reads the output. The registers it
+// writes are defined at its first instruction, so no value lives in them
+// across it.
+func (s *selector) selAsm(in *ir.Instr) {
+	var uses []int
+	for i, a := range in.Args {
+		r := int(in.Asm.In[i])
+		s.setTo(r, a)
+		uses = append(uses, r)
+	}
+	var defs []int
+	for _, r := range in.Asm.Writes {
+		defs = append(defs, int(r))
+	}
+	for i, ins := range in.Asm.Insns {
+		m := minst{ins: ins, dst: noReg, src: noReg}
+		if i == 0 {
+			m.implUses, m.implDefs = uses, defs
+		}
+		s.emit(m)
+	}
+	if len(in.Asm.Insns) == 0 {
+		s.emit(minst{kind: kNone, dst: noReg, src: noReg, implUses: uses, implDefs: defs})
+	}
+	if in.Dst != 0 {
+		s.mov(vreg(in.Dst), int(in.Asm.Out))
+	}
 }

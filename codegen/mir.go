@@ -33,6 +33,7 @@ const (
 	kBranch
 	kExit
 	kEntry // defines the parameter registers; emits nothing
+	kNone  // an empty asm statement's register constraints; emits nothing
 )
 
 // minst is an eBPF instruction on virtual registers: ins is the template

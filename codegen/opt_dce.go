@@ -48,7 +48,7 @@ func eliminateDeadCode(f *ir.Func, _ *passCtx) {
 						}
 						changed = true
 						continue
-					case in.Op == ir.OpCall || in.Op == ir.OpCallFunc:
+					case in.Op == ir.OpCall || in.Op == ir.OpCallFunc || in.Op == ir.OpAsm:
 						in.Dst = 0
 					case in.Op == ir.OpAtomic && in.Atomic <= ir.AtomicXor:
 						in.Dst, in.Fetch = 0, false

@@ -56,7 +56,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				if in.Slot == nil {
 					clear(st)
 				}
-			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc:
+			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:
 				clear(st)
 			}
 			if in.Dst != 0 {

@@ -176,7 +176,7 @@ func (va *valueAnalysis) escapes() {
 			case ir.OpAtomic:
 				esc(in.B)
 				esc(in.C)
-			case ir.OpCall, ir.OpCallFunc:
+			case ir.OpCall, ir.OpCallFunc, ir.OpAsm:
 				for _, a := range in.Args {
 					esc(a)
 				}

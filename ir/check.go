@@ -201,6 +201,17 @@ func (c *checker) instr(b *Block, j int, in *Instr) {
 		if in.Op == OpCallFunc && in.Sym == "" {
 			c.errorf("%s: missing callee", where)
 		}
+	case OpAsm:
+		optDst()
+		switch {
+		case in.Asm == nil:
+			c.errorf("%s: missing asm code", where)
+		case len(in.Asm.In) != len(in.Args):
+			c.errorf("%s: %d inputs bound to %d registers", where, len(in.Args), len(in.Asm.In))
+		}
+		for _, a := range in.Args {
+			c.operand(a, where)
+		}
 	case OpJump:
 		c.target(in.Then, where)
 	case OpBranch:

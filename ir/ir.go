@@ -10,6 +10,7 @@
 package ir
 
 import (
+	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
 )
 
@@ -70,6 +71,11 @@ const (
 	OpJump   // goto Then
 	OpBranch // if A <Cond> B goto Then else goto Else   (W32 compares the low 32 bits)
 	OpRet    // return A (A is Imm 0 when the function returns void)
+
+	// OpAsm: inline asm. Asm's instructions run with Args[i] in register
+	// Asm.In[i]; Dst (may be 0) then receives register Asm.Out. It reads and
+	// writes memory like a call.
+	OpAsm
 
 	// OpCore: Dst = the value of the CO-RE relocation Core, which the loader
 	// computes against the running kernel's BTF; Imm is its value for the
@@ -201,6 +207,8 @@ type Instr struct {
 	// leave both as they are).
 	Core *CoreReloc
 	Args []Operand
+	// Asm is OpAsm's code and register binding.
+	Asm *Asm
 
 	Then, Else *Block // OpJump (Then), OpBranch
 
@@ -208,6 +216,20 @@ type Instr struct {
 	// DWARF-bound argument came from ("vara = rbx").
 	Note string
 	Pos  Pos
+}
+
+// Asm is an inline asm statement after assembly: instructions on physical
+// registers, and where its operands go.
+type Asm struct {
+	Insns asm.Instructions
+	// In is the register of each input operand (the instruction's Args).
+	In []asm.Register
+	// Out is the register the output operand (the instruction's Dst) is
+	// read from.
+	Out asm.Register
+	// Writes lists every register the code may change: its clobbers, the
+	// registers its instructions write and the output.
+	Writes []asm.Register
 }
 
 // Block is a basic block: straight-line instructions ending in a terminator.
@@ -307,6 +329,9 @@ type Func struct {
 	// Inline asks for inlining at every call site (__always_inline).
 	Inline   bool
 	NoInline bool
+	// Naked marks __attribute__((naked)): the function is exactly the code
+	// of its asm statements, with no prologue or epilogue.
+	Naked bool
 }
 
 // NewReg allocates a fresh virtual register.

@@ -77,7 +77,7 @@ func TypeName(t btf.Type) string {
 // String names an operation.
 func (o Op) String() string {
 	names := [...]string{"invalid", "mov", "alu", "neg", "ext", "bswap", "load", "store", "atomic",
-		"frame", "sym", "map", "funcaddr", "call", "callfunc", "goto", "if", "ret", "core"}
+		"frame", "sym", "map", "funcaddr", "call", "callfunc", "goto", "if", "ret", "asm", "core"}
 	if int(o) < len(names) {
 		return names[o]
 	}
@@ -301,6 +301,8 @@ func (in *Instr) String() string {
 		return fmt.Sprintf("%scall %d(%s)", dst, in.Imm, argList(in.Args))
 	case OpCallFunc:
 		return fmt.Sprintf("%scallfunc %s(%s)", dst, in.Sym, argList(in.Args))
+	case OpAsm:
+		return fmt.Sprintf("%sasm %s", dst, asmSummary(in))
 	case OpJump:
 		return "goto " + blockName(in.Then)
 	case OpBranch:
@@ -322,4 +324,25 @@ func argList(args []Operand) string {
 		s[i] = a.String()
 	}
 	return strings.Join(s, ", ")
+}
+
+// asmSummary shows an asm statement's size and register binding:
+// "3 insns (r1=v4, r2=5) -> r0".
+func asmSummary(in *Instr) string {
+	if in.Asm == nil {
+		return "?"
+	}
+	binds := make([]string, len(in.Args))
+	for i, a := range in.Args {
+		r := "?"
+		if i < len(in.Asm.In) {
+			r = in.Asm.In[i].String()
+		}
+		binds[i] = r + "=" + a.String()
+	}
+	s := fmt.Sprintf("%d insns (%s)", len(in.Asm.Insns), strings.Join(binds, ", "))
+	if in.Dst != 0 {
+		s += " -> " + in.Asm.Out.String()
+	}
+	return s
 }

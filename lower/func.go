@@ -188,6 +188,9 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 	if site != nil {
 		fl.bindParams(fl.f.Params[0], ft.Parameters(), site)
 	}
+	if fi.f.Naked && !fl.nakedBody(fi.def.CompoundStatement) {
+		return
+	}
 	fl.compound(fi.def.CompoundStatement)
 	if fl.b != nil {
 		// Falling off the end: main-like implicit return 0 for non-void.

@@ -90,6 +90,8 @@ type lowerer struct {
 	ksymFuncs map[string]bool
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
+	// nasm numbers asm statements, for %= in their labels.
+	nasm int
 	// progRefs are the functions named in program-array initialisers.
 	progRefs []progRef
 }
@@ -239,6 +241,9 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	}
 	if hasAttr(attrs, "noinline") {
 		f.NoInline = true
+	}
+	if hasAttr(attrs, "naked") {
+		f.Naked, f.NoInline = true, true
 	}
 	fi.f = f
 	l.funcs[name] = fi

@@ -2,7 +2,6 @@ package lower
 
 import (
 	"sort"
-	"strings"
 
 	"modernc.org/cc/v4"
 
@@ -98,19 +97,6 @@ func (fl *fnLowerer) stmt(s *cc.Statement) {
 	case cc.StatementAsm:
 		fl.asmStmt(s.AsmStatement)
 	}
-}
-
-// asmStmt accepts only empty asm (compiler barriers such as libbpf's
-// barrier()); bpfcc has no BPF assembler for inline asm.
-func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
-	if a == nil || a.Asm == nil {
-		return
-	}
-	text := strings.Trim(a.Asm.Token3.SrcStr(), "\"")
-	if strings.TrimSpace(text) == "" {
-		return
-	}
-	fl.l.errorf(a, "inline asm %q is not supported: bpfcc cannot assemble BPF inline asm", text)
 }
 
 func (fl *fnLowerer) labelBlock(name string) *ir.Block {

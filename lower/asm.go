@@ -1,0 +1,486 @@
+package lower
+
+import (
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cilium/ebpf/asm"
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/bpfasm"
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// asmOperand is one operand of an asm statement, as written.
+type asmOperand struct {
+	name       string
+	constraint string // without the =, +, & modifiers
+	output     bool
+	inout      bool // "+r": read and written
+	expr       cc.ExpressionNode
+	node       cc.Node
+}
+
+// asmStmt lowers an asm statement: its text is assembled by bpfasm with
+// "r" operands bound to registers the text does not use, and the result is
+// one OpAsm that codegen emits as it is.
+func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
+	if a == nil || a.Asm == nil {
+		return
+	}
+	x := a.Asm
+	fl.setPos(a)
+	text, err := cString(x.Token3.SrcStr())
+	if err != nil {
+		fl.l.errorf(x, "inline asm: %v", err)
+		return
+	}
+	ops, clobbers, ok := fl.asmArgs(x)
+	if !ok {
+		return
+	}
+	if strings.TrimSpace(text) == "" && len(ops) == 0 {
+		return // a compiler barrier: bpfcc does not move memory accesses across statements anyway
+	}
+	regs, ok := fl.asmRegisters(x, text, ops, clobbers)
+	if !ok {
+		return
+	}
+	bops := make([]bpfasm.Operand, len(ops))
+	for i, op := range ops {
+		bops[i] = bpfasm.Operand{Name: op.name, Kind: bpfasm.KindReg, Reg: regs[i]}
+		if op.constraint != "r" {
+			if bops[i], ok = fl.asmImmediate(op); !ok {
+				return
+			}
+		}
+	}
+	fl.l.nasm++
+	insns, err := bpfasm.Assemble(text, bops, fl.l.nasm)
+	if err != nil {
+		fl.l.errorf(x.Token3, "%v", err)
+		return
+	}
+	if !fl.asmReferences(x, insns) {
+		return
+	}
+	fl.emitAsm(x, insns, ops, regs, clobbers)
+}
+
+// emitAsm binds the operands and emits the OpAsm.
+func (fl *fnLowerer) emitAsm(x *cc.Asm, insns asm.Instructions, ops []asmOperand, regs []asm.Register, clobbers []asm.Register) {
+	code := &ir.Asm{Insns: insns}
+	in := &ir.Instr{Op: ir.OpAsm, Asm: code}
+	var out *asmOperand
+	var outLv lvalue
+	for i := range ops {
+		op := &ops[i]
+		if op.constraint != "r" {
+			continue
+		}
+		if fl.f.Naked {
+			fl.l.errorf(op.node, "register operand %q in a naked function: only constants and symbols (\"i\") can be used there", op.name)
+			return
+		}
+		if op.output {
+			if out != nil {
+				fl.l.errorf(op.node, "inline asm with more than one output operand is not supported")
+				return
+			}
+			out, outLv = op, fl.lvalueOf(op.expr)
+			if !isScalar(outLv.t) {
+				fl.l.errorf(op.node, "inline asm output must be a scalar or pointer, not %s", typeName(outLv.t))
+				return
+			}
+			code.Out = regs[i]
+			if !op.inout {
+				continue
+			}
+			in.Args = append(in.Args, fl.load(outLv).op)
+			code.In = append(code.In, regs[i])
+			continue
+		}
+		v := fl.rvalue(op.expr)
+		if !isScalar(v.t) {
+			fl.l.errorf(op.node, "inline asm input must be a scalar or pointer, not %s", typeName(v.t))
+			return
+		}
+		in.Args = append(in.Args, v.op)
+		code.In = append(code.In, regs[i])
+	}
+	code.Writes = mergeRegs(bpfasm.Writes(insns), clobbers)
+	if out != nil {
+		code.Writes = mergeRegs(code.Writes, []asm.Register{code.Out})
+		in.Dst = fl.tmp()
+	}
+	fl.emit(in)
+	if out != nil {
+		fl.store(outLv, value{op: ir.R(in.Dst), t: outLv.t})
+	}
+}
+
+func mergeRegs(a, b []asm.Register) []asm.Register {
+	var set [asm.R10 + 1]bool
+	for _, r := range append(append([]asm.Register(nil), a...), b...) {
+		set[r] = true
+	}
+	var out []asm.Register
+	for r, ok := range set {
+		if ok && asm.Register(r) != asm.R10 {
+			out = append(out, asm.Register(r))
+		}
+	}
+	return out
+}
+
+// asmArgs reads the output, input and clobber lists.
+func (fl *fnLowerer) asmArgs(x *cc.Asm) (ops []asmOperand, clobbers []asm.Register, ok bool) {
+	section := 0
+	for al := x.AsmArgList; al != nil; al = al.AsmArgList {
+		for el := al.AsmExpressionList; el != nil; el = el.AsmExpressionList {
+			switch section {
+			case 0, 1:
+				op, ok := fl.asmOperand(el, section == 0)
+				if !ok {
+					return nil, nil, false
+				}
+				ops = append(ops, op)
+			case 2:
+				r, ok := fl.asmClobber(el)
+				if !ok {
+					return nil, nil, false
+				}
+				if r >= 0 {
+					clobbers = append(clobbers, asm.Register(r))
+				}
+			default:
+				fl.l.errorf(el.AssignmentExpression, "asm goto is not supported")
+				return nil, nil, false
+			}
+		}
+		section++
+	}
+	return ops, clobbers, true
+}
+
+// asmOperand reads one `[name] "constraint" (expr)`, which cc parses as a
+// call of the constraint string.
+func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOperand, bool) {
+	op := asmOperand{output: output, node: el.AssignmentExpression}
+	call, _ := el.AssignmentExpression.(*cc.PostfixExpression)
+	var cons *cc.PrimaryExpression
+	if call != nil && call.Case == cc.PostfixExpressionCall && call.ArgumentExpressionList != nil {
+		cons, _ = call.PostfixExpression.(*cc.PrimaryExpression)
+	}
+	if cons == nil || cons.Case != cc.PrimaryExpressionString {
+		fl.l.errorf(el.AssignmentExpression, "malformed asm operand: expected \"constraint\"(expression)")
+		return op, false
+	}
+	op.expr = call.ArgumentExpressionList.AssignmentExpression
+	if el.AsmIndex != nil {
+		if id := ident(el.AsmIndex.ExpressionList); id != nil {
+			op.name = id.Token.SrcStr()
+		}
+	}
+	c, _ := cString(cons.Token.SrcStr())
+	op.inout = strings.Contains(c, "+")
+	op.constraint = strings.Trim(c, "=+&%")
+	switch {
+	case op.constraint == "r" || op.constraint == "i" || op.constraint == "n":
+	case output:
+		fl.l.errorf(cons, "asm output constraint %q is not supported (use \"=r\" or \"+r\")", c)
+		return op, false
+	default:
+		fl.l.errorf(cons, "asm operand constraint %q is not supported (use \"r\" or \"i\")", c)
+		return op, false
+	}
+	if output && op.constraint != "r" {
+		fl.l.errorf(cons, "asm output constraint %q is not supported (use \"=r\" or \"+r\")", c)
+		return op, false
+	}
+	return op, true
+}
+
+// asmClobber reads one clobber: "rN" (returned), "memory" or "cc" (-1).
+func (fl *fnLowerer) asmClobber(el *cc.AsmExpressionList) (int, bool) {
+	pe, _ := el.AssignmentExpression.(*cc.PrimaryExpression)
+	if pe == nil || pe.Case != cc.PrimaryExpressionString {
+		fl.l.errorf(el.AssignmentExpression, "malformed asm clobber: expected a string")
+		return 0, false
+	}
+	s, _ := cString(pe.Token.SrcStr())
+	switch s {
+	case "memory", "cc":
+		return -1, true
+	}
+	if m := regName.FindStringSubmatch(s); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		if n < 10 {
+			return n, true
+		}
+	}
+	fl.l.errorf(pe, "unknown asm clobber %q (BPF has r0-r9, \"memory\" and \"cc\")", s)
+	return 0, false
+}
+
+var regName = regexp.MustCompile(`^[rw]([0-9]|10)$`)
+
+// regMention finds the registers asm text names outright.
+var regMention = regexp.MustCompile(`\b[rw]([0-9]|10)\b`)
+
+// asmRegisters picks a register for every "r" operand: one the text does
+// not name and no clobber or other operand takes, the argument registers
+// first as clang prefers them. A matching constraint ("0") shares its
+// operand's register.
+func (fl *fnLowerer) asmRegisters(x *cc.Asm, text string, ops []asmOperand, clobbers []asm.Register) ([]asm.Register, bool) {
+	var taken [asm.R10 + 1]bool
+	taken[asm.R10] = true
+	for _, m := range regMention.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[1])
+		taken[n] = true
+	}
+	for _, r := range clobbers {
+		taken[r] = true
+	}
+	order := []asm.Register{asm.R1, asm.R2, asm.R3, asm.R4, asm.R5, asm.R0, asm.R6, asm.R7, asm.R8, asm.R9}
+	regs := make([]asm.Register, len(ops))
+	for i := range ops {
+		if ops[i].constraint != "r" {
+			continue
+		}
+		found := false
+		for _, r := range order {
+			if !taken[r] {
+				regs[i], taken[r], found = r, true, true
+				break
+			}
+		}
+		if !found {
+			fl.l.errorf(x, "inline asm: no register left for operand %d: the text and clobbers use them all", i)
+			return nil, false
+		}
+	}
+	return regs, true
+}
+
+// asmImmediate evaluates an "i" operand: an integer constant, a helper
+// (its id, for "call %[helper]"), a function, map or global (its name, for
+// "call %[f]" and "r1 = %[map] ll"), or an instruction given as a struct
+// bpf_insn compound literal (__imm_insn, for ".8byte %[insn]").
+func (fl *fnLowerer) asmImmediate(op asmOperand) (bpfasm.Operand, bool) {
+	o := bpfasm.Operand{Name: op.name, Kind: bpfasm.KindImm}
+	switch v := op.expr.Value().(type) {
+	case cc.Int64Value:
+		o.Imm = int64(v)
+		return o, true
+	case cc.UInt64Value:
+		o.Imm = int64(v)
+		return o, true
+	}
+	if b, ok := fl.constObjectBytes(op.expr); ok {
+		o.Imm = int64(binary.LittleEndian.Uint64(append(b, make([]byte, 8)...)))
+		return o, true
+	}
+	id := ident(stripAddr(op.expr))
+	var d *cc.Declarator
+	if id != nil {
+		d = declOf(id)
+	}
+	if d == nil {
+		fl.l.errorf(op.node, "asm operand %q needs a constant, a helper, a function or a global", op.name)
+		return o, false
+	}
+	if hid, ok := fl.l.helpers[d]; ok {
+		o.Imm = hid
+		return o, true
+	}
+	o.Kind = bpfasm.KindSym
+	if g := fl.l.globals[d]; g != nil {
+		o.Sym = g.name
+		return o, true
+	}
+	if ft, ok := d.Type().(*cc.FunctionType); ok {
+		o.Sym = d.Name()
+		if fl.l.ksymFuncs[d.Name()] {
+			fl.l.kfunc(d, ft)
+		}
+		return o, true
+	}
+	fl.l.errorf(op.node, "asm operand %q: %s is not a constant, a helper, a function or a global", op.name, d.Name())
+	return o, false
+}
+
+// constObjectBytes evaluates *(long *)&(struct T){...} (bpf_misc.h's
+// __imm_insn): the bytes of a compound literal with constant members.
+func (fl *fnLowerer) constObjectBytes(e cc.ExpressionNode) ([]byte, bool) {
+	u, _ := stripParens(e).(*cc.UnaryExpression)
+	if u == nil || u.Case != cc.UnaryExpressionDeref {
+		return nil, false
+	}
+	cl, _ := stripParens(stripAddr(u.CastExpression)).(*cc.PostfixExpression)
+	if cl == nil || cl.Case != cc.PostfixExpressionComplit || cl.TypeName == nil {
+		return nil, false
+	}
+	t := cl.TypeName.Type()
+	buf := make([]byte, typeSize(t))
+	fl.l.constInit(buf, 0, t, &cc.Initializer{Case: cc.InitializerInitList, InitializerList: cl.InitializerList})
+	return buf, true
+}
+
+func stripParens(e cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		switch x := e.(type) {
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionExpr {
+				e = x.ExpressionList
+				continue
+			}
+		case *cc.ExpressionList:
+			if x.ExpressionList == nil {
+				e = x.AssignmentExpression
+				continue
+			}
+		}
+		return e
+	}
+}
+
+// asmReferences checks the symbols the asm code names (call f, r1 = m ll)
+// and records calls so that the callee is compiled.
+func (fl *fnLowerer) asmReferences(x *cc.Asm, insns asm.Instructions) bool {
+	for _, ins := range insns {
+		ref := ins.Reference()
+		if ref == "" {
+			continue
+		}
+		if fi, ok := fl.l.funcs[ref]; ok {
+			fl.fi.calls[fi.name] = x.Position()
+			continue
+		}
+		if fl.l.isGlobal(ref) || fl.l.isKfunc(ref) {
+			continue
+		}
+		fl.l.errorf(x.Token3, "inline asm refers to %q, which is not a function, map or global of this file", ref)
+		return false
+	}
+	return true
+}
+
+// isGlobal reports whether name is a map or variable of the unit.
+func (l *lowerer) isGlobal(name string) bool {
+	if l.globalNames[name] != nil {
+		return true
+	}
+	for _, g := range l.globals {
+		if g.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *lowerer) isKfunc(name string) bool {
+	for _, k := range l.m.Kfuncs {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// cString decodes C string literal source: one or more adjacent quoted
+// pieces with C escapes.
+func cString(src string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+			continue
+		case c != '"':
+			return "", fmt.Errorf("malformed string literal %s", src)
+		}
+		i++
+		for i < len(src) && src[i] != '"' {
+			if src[i] != '\\' {
+				b.WriteByte(src[i])
+				i++
+				continue
+			}
+			n, err := cEscape(src[i:], &b)
+			if err != nil {
+				return "", err
+			}
+			i += n
+		}
+		i++
+	}
+	return b.String(), nil
+}
+
+// cEscape decodes the escape sequence at the start of s (s[0] == '\\').
+func cEscape(s string, b *strings.Builder) (int, error) {
+	if len(s) < 2 {
+		return 0, fmt.Errorf("bad escape at the end of a string")
+	}
+	simple := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': 7, 'b': 8, 'f': 12, 'v': 11, '\\': '\\', '"': '"', '\'': '\'', '?': '?'}
+	if c, ok := simple[s[1]]; ok {
+		b.WriteByte(c)
+		return 2, nil
+	}
+	if s[1] == 'x' {
+		n := 2
+		for n < len(s) && strings.IndexByte("0123456789abcdefABCDEF", s[n]) >= 0 {
+			n++
+		}
+		v, err := strconv.ParseUint(s[2:n], 16, 8)
+		if err != nil {
+			return 0, fmt.Errorf("bad escape %s", s[:n])
+		}
+		b.WriteByte(byte(v))
+		return n, nil
+	}
+	n := 1
+	for n < len(s) && n < 4 && s[n] >= '0' && s[n] <= '7' {
+		n++
+	}
+	if n == 1 {
+		return 0, fmt.Errorf("unknown escape \\%c", s[1])
+	}
+	v, _ := strconv.ParseUint(s[1:n], 8, 16)
+	b.WriteByte(byte(v))
+	return n, nil
+}
+
+// nakedBody checks that a naked function holds nothing but asm
+// statements: it has no frame or prologue for C code to use.
+func (fl *fnLowerer) nakedBody(cs *cc.CompoundStatement) bool {
+	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
+		it := l.BlockItem
+		if it.Case == cc.BlockItemDecl && it.Declaration != nil && isFuncName(it.Declaration) {
+			continue // the implicit __func__
+		}
+		s := it.Statement
+		switch {
+		case s != nil && s.Case == cc.StatementAsm:
+		case s != nil && s.Case == cc.StatementExpr && s.ExpressionStatement.ExpressionList == nil:
+		default:
+			fl.l.errorf(it, "naked function %q may contain only asm statements", fl.fi.name)
+			return false
+		}
+	}
+	return true
+}
+
+func isFuncName(d *cc.Declaration) bool {
+	for l := d.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+		if l.InitDeclarator.Declarator.Name() != "__func__" {
+			return false
+		}
+	}
+	return true
+}
