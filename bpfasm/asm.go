@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/cilium/ebpf/asm"
 )
@@ -21,9 +22,15 @@ func Assemble(text string, ops []Operand, id int) (asm.Instructions, error) {
 	}
 	a := &assembler{labels: map[string]int{}, numeric: map[string][]int{}}
 	for _, s := range statements(text) {
+		if len(a.rawHalf) > 0 && !strings.HasPrefix(s.text, ".8byte") {
+			return nil, &Error{Line: a.rawLine, Token: ".8byte", Msg: "64-bit immediate load without its second half"}
+		}
 		if err := a.statement(s); err != nil {
 			return nil, err
 		}
+	}
+	if len(a.rawHalf) > 0 {
+		return nil, &Error{Line: a.rawLine, Token: ".8byte", Msg: "64-bit immediate load without its second half"}
 	}
 	if err := a.resolve(); err != nil {
 		return nil, err
@@ -45,6 +52,10 @@ type assembler struct {
 	labels  map[string]int   // label → instruction index
 	numeric map[string][]int // numeric label → instruction indices, in order
 	jumps   []pending
+	// rawHalf holds the first half of a 64-bit immediate load given by
+	// .8byte, from line rawLine, until its second half.
+	rawHalf []byte
+	rawLine int
 }
 
 // parser reads the tokens of one statement.
@@ -140,9 +151,50 @@ func (p *parser) isImm() bool {
 	return t.kind == tNum
 }
 
-// imm reads an integer with an optional sign: decimal, 0x hex or 0 octal,
-// up to 64 bits (unsigned values wrap, as the assembler's do).
+// imm reads an integer expression: numbers joined by +, - and *, as
+// macro-built asm text has them ("r0 = 8 - 1").
 func (p *parser) imm() (int64, error) {
+	v, err := p.product()
+	for err == nil && p.followsNumber("+", "-") {
+		neg := p.next().text == "-"
+		var w int64
+		if w, err = p.product(); neg {
+			w = -w
+		}
+		v += w
+	}
+	return v, err
+}
+
+// followsNumber reports whether the next token is one of ops with a
+// number after it.
+func (p *parser) followsNumber(ops ...string) bool {
+	t := p.peek()
+	if t.kind != tPunct || p.pos+1 >= len(p.toks) || p.toks[p.pos+1].kind != tNum {
+		return false
+	}
+	for _, op := range ops {
+		if t.text == op {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) product() (int64, error) {
+	v, err := p.number()
+	for err == nil && p.followsNumber("*") {
+		p.next()
+		var w int64
+		w, err = p.number()
+		v *= w
+	}
+	return v, err
+}
+
+// number reads an integer with an optional sign: decimal, 0x hex or 0
+// octal, up to 64 bits (unsigned values wrap, as the assembler's do).
+func (p *parser) number() (int64, error) {
 	neg := false
 	if p.accept("-") {
 		neg = true
@@ -153,7 +205,9 @@ func (p *parser) imm() (int64, error) {
 	if t.kind != tNum {
 		return 0, p.errorf(t, "expected a number")
 	}
-	v, err := strconv.ParseUint(t.text, 0, 64)
+	// The assembler ignores C integer suffixes (1ULL), which macro-built
+	// asm text carries.
+	v, err := strconv.ParseUint(strings.TrimRight(t.text, "uUlL"), 0, 64)
 	if err != nil {
 		return 0, p.errorf(t, "bad number")
 	}
@@ -427,17 +481,23 @@ func (a *assembler) branch(p *parser) error {
 	return a.jump(p, ins)
 }
 
-// raw is ".8byte N": an instruction given as its 64-bit encoding.
+// raw is ".8byte N": an instruction given as its 64-bit encoding. A
+// 64-bit immediate load takes two: the first is kept until the second.
 func (a *assembler) raw(p *parser) error {
 	t := p.peek()
 	v, err := p.imm()
 	if err != nil {
 		return err
 	}
-	var buf [8]byte
-	binary.LittleEndian.PutUint64(buf[:], uint64(v))
+	a.rawHalf = binary.LittleEndian.AppendUint64(a.rawHalf, uint64(v))
+	if len(a.rawHalf) == 8 && asm.OpCode(a.rawHalf[0]).IsDWordLoad() {
+		a.rawLine = p.line
+		return p.end()
+	}
 	var ins asm.Instruction
-	if err := ins.Unmarshal(bytes.NewReader(buf[:]), binary.LittleEndian, "linux"); err != nil {
+	err = ins.Unmarshal(bytes.NewReader(a.rawHalf), binary.LittleEndian, "linux")
+	a.rawHalf = a.rawHalf[:0]
+	if err != nil {
 		return p.errorf(t, "not an instruction: %v", err)
 	}
 	a.emit(ins)

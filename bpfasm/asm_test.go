@@ -26,6 +26,9 @@ func encode(t *testing.T, insns asm.Instructions) string {
 func TestAssembleMatchesClang(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{"r0 = 0xffffffff", "b7000000ffffffff"},
+		{"r0 = 8 - 1", "b700000007000000"},
+		{"r0 = 2 + 3 * 4", "b70000000e000000"},
+		{"r0 = *(u32 *)(r1 + 4 * 2)", "6110080000000000"},
 		{"w0 = 0xffffffff", "b4000000ffffffff"},
 		{"r0 = -5", "b7000000fbffffff"},
 		{"r1 = r2", "bf21000000000000"},
@@ -220,5 +223,19 @@ func TestWrites(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("got %v, want %v", got, want)
 		}
+	}
+}
+
+func TestAssembleSuffixesAndRawPairs(t *testing.T) {
+	insns, err := Assemble("r1 = 0xffffffff00000000LL ll; if r1 < 5ULL goto +0; .8byte 0x100001118; .8byte 0", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1801000000000000" + "00000000ffffffff" + "a501000005000000" + "1811000001000000" + "0000000000000000"
+	if got := encode(t, insns); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, err := Assemble(".8byte 0x100001118; exit", nil, 0); err == nil {
+		t.Error("half a 64-bit load assembled")
 	}
 }

@@ -3,6 +3,7 @@ package lower
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,9 +65,6 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 		fl.l.errorf(x.Token3, "%v", err)
 		return
 	}
-	if !fl.asmReferences(x, insns) {
-		return
-	}
 	fl.emitAsm(x, insns, ops, regs, clobbers)
 }
 
@@ -82,8 +80,12 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, insns asm.Instructions, ops []asmOperand
 			continue
 		}
 		if fl.f.Naked {
-			fl.l.errorf(op.node, "register operand %q in a naked function: only constants and symbols (\"i\") can be used there", op.name)
-			return
+			set, ok := fl.nakedOperand(*op, regs[i])
+			if !ok {
+				return
+			}
+			code.Insns = append(asm.Instructions{set}, code.Insns...)
+			continue
 		}
 		if op.output {
 			if out != nil {
@@ -111,7 +113,10 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, insns asm.Instructions, ops []asmOperand
 		in.Args = append(in.Args, v.op)
 		code.In = append(code.In, regs[i])
 	}
-	code.Writes = mergeRegs(bpfasm.Writes(insns), clobbers)
+	if !fl.asmReferences(x, code.Insns) {
+		return
+	}
+	code.Writes = mergeRegs(bpfasm.Writes(code.Insns), clobbers)
 	if out != nil {
 		code.Writes = mergeRegs(code.Writes, []asm.Register{code.Out})
 		in.Dst = fl.tmp()
@@ -188,6 +193,9 @@ func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOpera
 	c, _ := cString(cons.Token.SrcStr())
 	op.inout = strings.Contains(c, "+")
 	op.constraint = strings.Trim(c, "=+&%")
+	if op.constraint == "p" {
+		op.constraint = "r" // an address operand: BPF addresses are in registers
+	}
 	switch {
 	case op.constraint == "r" || op.constraint == "i" || op.constraint == "n":
 	case output:
@@ -272,12 +280,8 @@ func (fl *fnLowerer) asmRegisters(x *cc.Asm, text string, ops []asmOperand, clob
 // bpf_insn compound literal (__imm_insn, for ".8byte %[insn]").
 func (fl *fnLowerer) asmImmediate(op asmOperand) (bpfasm.Operand, bool) {
 	o := bpfasm.Operand{Name: op.name, Kind: bpfasm.KindImm}
-	switch v := op.expr.Value().(type) {
-	case cc.Int64Value:
-		o.Imm = int64(v)
-		return o, true
-	case cc.UInt64Value:
-		o.Imm = int64(v)
+	if v, ok := constAddress(op.expr); ok {
+		o.Imm = v
 		return o, true
 	}
 	if b, ok := fl.constObjectBytes(op.expr); ok {
@@ -351,13 +355,17 @@ func stripParens(e cc.ExpressionNode) cc.ExpressionNode {
 // asmReferences checks the symbols the asm code names (call f, r1 = m ll)
 // and records calls so that the callee is compiled.
 func (fl *fnLowerer) asmReferences(x *cc.Asm, insns asm.Instructions) bool {
-	for _, ins := range insns {
+	for i, ins := range insns {
 		ref := ins.Reference()
 		if ref == "" {
 			continue
 		}
 		if fi, ok := fl.l.funcs[ref]; ok {
 			fl.fi.calls[fi.name] = x.Position()
+			if ins.OpCode.IsDWordLoad() {
+				// A function's address: a callback for bpf_loop and the like.
+				insns[i].Src = asm.PseudoFunc
+			}
 			continue
 		}
 		if fl.l.isGlobal(ref) || fl.l.isKfunc(ref) {
@@ -483,4 +491,111 @@ func isFuncName(d *cc.Declaration) bool {
 		}
 	}
 	return true
+}
+
+// nakedOperand is the instruction that puts a register operand of a naked
+// function in its register before the asm code, as clang does: the
+// function has no C code, so the value must be a constant or the address
+// of a global.
+func (fl *fnLowerer) nakedOperand(op asmOperand, r asm.Register) (asm.Instruction, bool) {
+	if op.output {
+		fl.l.errorf(op.node, "output operand %q in a naked function, which has no C code to receive it", op.name)
+		return asm.Instruction{}, false
+	}
+	o, ok := fl.asmImmediate(op)
+	switch {
+	case !ok:
+		return asm.Instruction{}, false
+	case o.Kind == bpfasm.KindSym:
+		return asm.LoadImm(r, 0, asm.DWord).WithReference(o.Sym), true
+	case o.Imm >= math.MinInt32 && o.Imm <= math.MaxInt32:
+		return asm.Mov.Imm(r, int32(o.Imm)), true
+	}
+	return asm.LoadImm(r, o.Imm, asm.DWord), true
+}
+
+// constAddress evaluates an integer constant that cc leaves unfolded
+// because it goes through a null pointer: offsetof as libbpf defines it,
+// ((unsigned long)&((T *)0)->m[i]), plus or minus constants. Members of
+// CO-RE types get their local offsets, as clang's "i" operands do.
+func constAddress(e cc.ExpressionNode) (int64, bool) {
+	switch v := e.Value().(type) {
+	case cc.Int64Value:
+		return int64(v), true
+	case cc.UInt64Value:
+		return int64(v), true
+	}
+	switch x := e.(type) {
+	case *cc.PrimaryExpression, *cc.ExpressionList:
+		if s := stripParens(x); s != e {
+			return constAddress(s)
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionCast {
+			return constAddress(x.CastExpression)
+		}
+		return constAddress(x.UnaryExpression)
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionAddrof:
+			return constLvalueAddress(x.CastExpression)
+		case cc.UnaryExpressionPostfix:
+			return constAddress(x.PostfixExpression)
+		}
+	case *cc.PostfixExpression:
+		if x.Case == cc.PostfixExpressionPrimary {
+			return constAddress(x.PrimaryExpression)
+		}
+	case *cc.AdditiveExpression:
+		a, ok1 := constAddress(x.AdditiveExpression)
+		b, ok2 := constAddress(x.MultiplicativeExpression)
+		if !ok1 || !ok2 || isPtr(x.Type()) {
+			return 0, false
+		}
+		if x.Case == cc.AdditiveExpressionSub {
+			return a - b, true
+		}
+		return a + b, true
+	}
+	return 0, false
+}
+
+// constLvalueAddress is the address of an object designated through a
+// constant pointer: p->m, s.m, a[i], *p.
+func constLvalueAddress(e cc.ExpressionNode) (int64, bool) {
+	switch x := stripParens(e).(type) {
+	case *cc.CastExpression:
+		if x.Case != cc.CastExpressionCast {
+			return constLvalueAddress(x.UnaryExpression)
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionPostfix:
+			return constLvalueAddress(x.PostfixExpression)
+		case cc.UnaryExpressionDeref:
+			return constAddress(x.CastExpression)
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
+			return constLvalueAddress(x.PrimaryExpression)
+		case cc.PostfixExpressionPSelect:
+			base, ok := constAddress(x.PostfixExpression)
+			return base + fieldOffset(x.Field()), ok
+		case cc.PostfixExpressionSelect:
+			base, ok := constLvalueAddress(x.PostfixExpression)
+			return base + fieldOffset(x.Field()), ok
+		case cc.PostfixExpressionIndex:
+			idx, ok := constAddress(x.ExpressionList)
+			if !ok {
+				return 0, false
+			}
+			base, ok := constLvalueAddress(x.PostfixExpression)
+			if !ok {
+				base, ok = constAddress(x.PostfixExpression)
+			}
+			return base + idx*typeSize(x.Type()), ok
+		}
+	}
+	return 0, false
 }
