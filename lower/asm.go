@@ -21,8 +21,11 @@ type asmOperand struct {
 	constraint string // without the =, +, & modifiers
 	output     bool
 	inout      bool // "+r": read and written
-	expr       cc.ExpressionNode
-	node       cc.Node
+	// tied is the output operand a matching-constraint input ("0") shares
+	// its register with, or -1.
+	tied int
+	expr cc.ExpressionNode
+	node cc.Node
 }
 
 // asmStmt lowers an asm statement: its text is assembled by bpfasm with
@@ -43,8 +46,10 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	if !ok {
 		return
 	}
-	if strings.TrimSpace(text) == "" && len(ops) == 0 {
-		return // a compiler barrier: bpfcc does not move memory accesses across statements anyway
+	if strings.TrimSpace(text) == "" && (len(ops) == 0 || !allScalar(ops)) {
+		// A compiler barrier: bpfcc does not move memory accesses across
+		// statements anyway, and aggregates stay in memory.
+		return
 	}
 	regs, ok := fl.asmRegisters(x, text, ops, clobbers)
 	if !ok {
@@ -174,7 +179,7 @@ func (fl *fnLowerer) asmArgs(x *cc.Asm) (ops []asmOperand, clobbers []asm.Regist
 // asmOperand reads one `[name] "constraint" (expr)`, which cc parses as a
 // call of the constraint string.
 func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOperand, bool) {
-	op := asmOperand{output: output, node: el.AssignmentExpression}
+	op := asmOperand{output: output, node: el.AssignmentExpression, tied: -1}
 	call, _ := el.AssignmentExpression.(*cc.PostfixExpression)
 	var cons *cc.PrimaryExpression
 	if call != nil && call.Case == cc.PostfixExpressionCall && call.ArgumentExpressionList != nil {
@@ -193,8 +198,16 @@ func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOpera
 	c, _ := cString(cons.Token.SrcStr())
 	op.inout = strings.Contains(c, "+")
 	op.constraint = strings.Trim(c, "=+&%")
-	if op.constraint == "p" {
-		op.constraint = "r" // an address operand: BPF addresses are in registers
+	switch op.constraint {
+	case "p", "g", "rm", "rmi", "ri":
+		// An address operand, or one that may be a register: BPF keeps
+		// them in registers (bpf_misc.h's __sink(x) is asm("" : "+g"(x))).
+		op.constraint = "r"
+	}
+	if n, err := strconv.Atoi(op.constraint); err == nil && !output {
+		// A matching constraint: the input goes in output n's register
+		// (libbpf's barrier_var is asm("" : "=r"(v) : "0"(v))).
+		op.constraint, op.tied = "r", n
 	}
 	switch {
 	case op.constraint == "r" || op.constraint == "i" || op.constraint == "n":
@@ -257,6 +270,14 @@ func (fl *fnLowerer) asmRegisters(x *cc.Asm, text string, ops []asmOperand, clob
 	regs := make([]asm.Register, len(ops))
 	for i := range ops {
 		if ops[i].constraint != "r" {
+			continue
+		}
+		if t := ops[i].tied; t >= 0 {
+			if t >= i || !ops[t].output {
+				fl.l.errorf(ops[i].node, "matching constraint \"%d\" does not name an output operand", t)
+				return nil, false
+			}
+			regs[i] = regs[t]
 			continue
 		}
 		found := false
@@ -598,4 +619,15 @@ func constLvalueAddress(e cc.ExpressionNode) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// allScalar reports whether every operand is a scalar or pointer, which
+// a register can hold.
+func allScalar(ops []asmOperand) bool {
+	for _, op := range ops {
+		if !isScalar(op.expr.Type()) {
+			return false
+		}
+	}
+	return true
 }
