@@ -63,6 +63,7 @@ type parser struct {
 	toks []token
 	pos  int
 	line int
+	stmt string
 }
 
 func (p *parser) peek() token {
@@ -85,7 +86,7 @@ func (p *parser) errorf(t token, format string, args ...any) error {
 	if t.kind == tEOF {
 		tok = "end of statement"
 	}
-	return &Error{Line: p.line, Token: tok, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Line: p.line, Token: tok, Msg: fmt.Sprintf(format, args...), Stmt: p.stmt}
 }
 
 func (p *parser) accept(text string) bool {
@@ -307,7 +308,7 @@ func sizeName(s string) (asm.Size, bool, bool) {
 
 // statement assembles one statement, with any labels in front of it.
 func (a *assembler) statement(s stmt) error {
-	p := &parser{toks: tokenize(s.text), line: s.line}
+	p := &parser{toks: tokenize(s.text), line: s.line, stmt: s.text}
 	for len(p.toks) >= p.pos+2 && p.toks[p.pos+1].kind == tPunct && p.toks[p.pos+1].text == ":" {
 		t := p.toks[p.pos]
 		switch t.kind {

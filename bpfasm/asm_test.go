@@ -239,3 +239,12 @@ func TestAssembleSuffixesAndRawPairs(t *testing.T) {
 		t.Error("half a 64-bit load assembled")
 	}
 }
+
+// The message quotes the statement: verifier-style asm is one long line.
+func TestErrorQuotesStatement(t *testing.T) {
+	_, err := Assemble("r0 = 0; r0 = r1 r2; exit", nil, 0)
+	want := `inline asm line 1: unexpected token at "r2" in "r0 = r1 r2"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

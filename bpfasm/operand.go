@@ -48,17 +48,24 @@ func (o Operand) text() string {
 
 // Error is a malformed asm statement: Line is the line of the asm text
 // (counting from 1) and Token the text that could not be assembled.
+// Stmt, when known, is the statement (after operand substitution), which
+// locates the error in asm text written as one long line.
 type Error struct {
 	Line  int
 	Token string
 	Msg   string
+	Stmt  string
 }
 
 func (e *Error) Error() string {
-	if e.Token == "" {
-		return fmt.Sprintf("inline asm line %d: %s", e.Line, e.Msg)
+	s := fmt.Sprintf("inline asm line %d: %s", e.Line, e.Msg)
+	if e.Token != "" {
+		s += fmt.Sprintf(" at %q", e.Token)
 	}
-	return fmt.Sprintf("inline asm line %d: %s at %q", e.Line, e.Msg, e.Token)
+	if e.Stmt != "" && e.Stmt != e.Token {
+		s += fmt.Sprintf(" in %q", e.Stmt)
+	}
+	return s
 }
 
 // substitute replaces operand references: %N and %[name] by the operand's
