@@ -103,6 +103,11 @@ func FormatInsn(ins asm.Instruction, pc int) string {
 		return fmt.Sprintf("%s = %d ll", ins.Dst, ins.Constant)
 	case cls == asm.LdXClass:
 		return fmt.Sprintf("%s = %s", ins.Dst, memRef(op.Size(), ins.Src, ins.Offset, op.Mode() == asm.MemSXMode))
+	case cls == asm.LdClass && op.Mode() == asm.AbsMode:
+		// Legacy packet loads, written in inline asm.
+		return fmt.Sprintf("r0 = *(u%d *)skb[%d]", op.Size().Sizeof()*8, ins.Constant)
+	case cls == asm.LdClass && op.Mode() == asm.IndMode:
+		return fmt.Sprintf("r0 = *(u%d *)skb[%s + %d]", op.Size().Sizeof()*8, ins.Src, ins.Constant)
 	case cls == asm.StClass:
 		return fmt.Sprintf("%s = %d", memRef(op.Size(), ins.Dst, ins.Offset, false), ins.Constant)
 	case cls == asm.StXClass && op.Mode() == asm.AtomicMode:
@@ -163,12 +168,16 @@ func formatJump(ins asm.Instruction, pc int) string {
 		return "exit"
 	case asm.Call:
 		switch {
+		case op.Source() == asm.RegSource:
+			return "callx " + ins.Dst.String()
 		case ins.Src == asm.PseudoCall && ins.Reference() != "":
 			return "call " + ins.Reference()
 		case ins.Src == asm.PseudoCall:
 			return fmt.Sprintf("call pc%+d", ins.Constant)
 		}
 		return fmt.Sprintf("call %d", ins.Constant)
+	case asm.JCOND:
+		return "may_" + target(int(ins.Offset))
 	case asm.Ja:
 		if op.Class() == asm.Jump32Class {
 			return "gotol " + target(int(ins.Constant))[5:]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bpfcc/bpfcc/ir"
+	"github.com/cilium/ebpf/asm"
 )
 
 // sampleModule is an XDP-like program with positions, notes, a helper call
@@ -99,5 +100,23 @@ func TestFormatInsn(t *testing.T) {
 	l := Listing(o)
 	if !strings.Contains(l, "exit") {
 		t.Fatal(l)
+	}
+}
+
+// Instructions only inline asm produces are listed in clang's syntax.
+func TestFormatAsmOnlyInsns(t *testing.T) {
+	tests := []struct {
+		ins  asm.Instruction
+		want string
+	}{
+		{asm.Instruction{OpCode: asm.JCOND.Op(asm.ImmSource), Offset: 1}, "may_goto +1 <2>"},
+		{asm.Instruction{OpCode: asm.Call.Op(asm.RegSource), Dst: asm.R3}, "callx r3"},
+		{asm.LoadAbs(4, asm.Byte), "r0 = *(u8 *)skb[4]"},
+		{asm.LoadInd(asm.R0, asm.R1, 2, asm.Half), "r0 = *(u16 *)skb[r1 + 2]"},
+	}
+	for _, tt := range tests {
+		if got := FormatInsn(tt.ins, 0); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
 	}
 }
