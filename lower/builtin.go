@@ -72,7 +72,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			fl.setFact(r, fact{zext: bits})
 		}
 		return value{op: ir.R(r), t: t}, true
-	case "__builtin_memcpy", "__builtin_memmove":
+	case "__builtin_memcpy", "__builtin_memmove", "memcpy", "memmove":
 		if !need(3) {
 			return zero, true
 		}
@@ -84,14 +84,14 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		al := min(pointeeAlign(args[0]), pointeeAlign(args[1]))
 		dl := lvalue{t: elemType(dst.t), base: fl.toReg(dst)}
 		sl := lvalue{t: elemType(src.t), base: fl.toReg(src)}
-		if name == "__builtin_memmove" {
+		if strings.HasSuffix(name, "memmove") {
 			// Load everything first: the regions may overlap.
 			fl.memmove(dl, sl, n, al)
 		} else {
 			fl.memcpy(dl, sl, n, al)
 		}
 		return dst, true
-	case "__builtin_memset":
+	case "__builtin_memset", "memset":
 		if !need(3) {
 			return zero, true
 		}
@@ -107,7 +107,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		fl.memsetVar(dl, fl.rvalue(args[1]), n, pointeeAlign(args[0]))
 		return dst, true
-	case "__builtin_memcmp", "__builtin_bcmp":
+	case "__builtin_memcmp", "__builtin_bcmp", "memcmp", "bcmp":
 		if !need(3) {
 			return zero, true
 		}

@@ -64,9 +64,20 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
 		return value{op: ir.Imm(0), t: t}
 	}
+	if libcBuiltins[name] {
+		// Clang treats these as its builtins: without a definition in
+		// the file they are the __builtin_ versions, inlined.
+		if v, ok := fl.builtin(x, name, args); ok {
+			return v
+		}
+	}
 	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file", name)
 	return value{op: ir.Imm(0), t: t}
 }
+
+// libcBuiltins are the library functions clang lowers as its builtins
+// when the file does not define them.
+var libcBuiltins = map[string]bool{"memcpy": true, "memmove": true, "memset": true, "memcmp": true, "bcmp": true}
 
 func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, args []cc.ExpressionNode, what string) []ir.Operand {
 	if len(args) > 5 {
