@@ -62,7 +62,8 @@ const (
 	OpMapPtr    // Dst = pointer to map Sym (ld_imm64 pseudo map fd)
 	OpFuncAddr  // Dst = address of function Sym (ld_imm64 BPF_PSEUDO_FUNC: a callback)
 
-	// Calls. Args are at most 5 operands.
+	// Calls. Args of a helper call are at most 5 operands; a bpf-to-bpf
+	// call may pass more to a function inlining removes.
 	OpCall     // Dst = helper #Imm (Args...); Dst may be 0
 	OpCallFunc // Dst = Sym(Args...) bpf-to-bpf call; Dst may be 0
 

@@ -80,7 +80,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 var libcBuiltins = map[string]bool{"memcpy": true, "memmove": true, "memset": true, "memcmp": true, "bcmp": true}
 
 func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, args []cc.ExpressionNode, what string) []ir.Operand {
-	if len(args) > 5 {
+	if len(args) > 5 && !strings.HasPrefix(what, "function ") {
 		fl.l.errorf(x, "call to %s passes %d arguments; BPF passes at most 5", what, len(args))
 		return nil
 	}
@@ -140,6 +140,10 @@ func (fl *fnLowerer) emitCall(call *ir.Instr, t cc.Type) value {
 func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.ExpressionNode) value {
 	t := x.Type()
 	ft := fi.decl.Type().(*cc.FunctionType)
+	if len(args) > ir.MaxArgs && (fi.f.NoInline || !fi.f.Static) {
+		// Never inlined: the call must pass its arguments in registers.
+		fl.l.errorf(x, "call to function %s passes %d arguments; BPF passes at most 5", fi.name, len(args))
+	}
 	ops := fl.argValues(x, ft, args, "function "+fi.name)
 	var result *ir.Slot
 	if isAggregate(t) {

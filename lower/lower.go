@@ -196,12 +196,20 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if ft.IsVariadic() {
 		l.errorf(d, "variadic function %q: BPF functions take a fixed number of arguments", name)
 	}
-	if n := len(ft.Parameters()); n > 5 && !l.isHandler(name) {
-		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
-	}
 	// Structs and unions passed or returned by value travel as pointers to
 	// copies (see byValue); a program's own signature cannot change.
-	program := sectionOf(d.Type().Attributes(), nil) != ""
+	attrs := d.Type().Attributes()
+	static := d.Linkage() != cc.External || d.IsStatic()
+	// A static always-inline function is never a program: libbpf's
+	// BPF_KPROBE-style macros give the inner function the program's type
+	// through typeof(), section attribute included.
+	inlineOnly := static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())
+	program := sectionOf(attrs, nil) != "" && !inlineOnly
+	// More than 5 parameters are fine in a function every call inlines;
+	// codegen refuses what remains a BPF call (see codegen.ArgRegsError).
+	if n := len(ft.Parameters()); n > ir.MaxArgs && !l.isHandler(name) && (!static || hasAttr(attrs, "noinline")) {
+		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
+	}
 	if isAggregate(ft.Result()) {
 		if program {
 			l.errorf(d, "program %q returns a %s; BPF programs return an integer", name, typeName(ft.Result()))
@@ -221,13 +229,9 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 		return
 	}
 	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}}
-	f := &ir.Func{Name: name, Pos: l.pos(d), Static: d.Linkage() != cc.External || d.IsStatic()}
+	f := &ir.Func{Name: name, Pos: l.pos(d), Static: static}
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
-	attrs := d.Type().Attributes()
-	// A static always-inline function is never a program: libbpf's
-	// BPF_KPROBE-style macros give the inner function the program's type
-	// through typeof(), section attribute included.
-	if sec := sectionOf(attrs, nil); sec != "" && !(f.Static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())) {
+	if sec := sectionOf(attrs, nil); program {
 		f.Section = sec
 		if !knownSection(sec) {
 			l.errorf(d, "unknown program section %q for %q; libbpf would not know the program type (e.g. \"xdp\", \"tc\", \"socket\", \"kprobe/FUNC\", \"uprobe/BIN:FUNC\", \"tracepoint/CAT/NAME\")", sec, name)
