@@ -50,7 +50,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 }
 
 func newLowerer(u *frontend.Unit, opts Options) *lowerer {
-	return &lowerer{
+	l := &lowerer{
 		u:           u,
 		opts:        opts,
 		m:           &ir.Module{File: u.File},
@@ -63,6 +63,8 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		btf:         newBTFConv(),
 		ksymFuncs:   map[string]bool{},
 	}
+	l.btf.splitBits = l.splitBits
+	return l
 }
 
 // bailout stops lowering when too many errors have been reported.
