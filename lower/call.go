@@ -156,6 +156,9 @@ func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.E
 	if _, ok := fl.fi.calls[fi.name]; !ok {
 		fl.fi.calls[fi.name] = x.Position()
 	}
+	if _, ok := fl.fi.direct[fi.name]; !ok {
+		fl.fi.direct[fi.name] = x.Position()
+	}
 	if fi.f.Section != "" && fi.f.Section != ".text" {
 		fl.l.errorf(x, "calling BPF program %q (section %q) from another function is not supported", fi.name, fi.f.Section)
 	}
@@ -179,11 +182,11 @@ func (l *lowerer) checkRecursion() {
 	var visit func(fi *funcInfo) bool
 	visit = func(fi *funcInfo) bool {
 		color[fi.name] = grey
-		for _, callee := range sortedKeys(fi.calls) {
+		for _, callee := range sortedKeys(fi.direct) {
 			c := l.funcs[callee]
 			switch color[callee] {
 			case grey:
-				p := fi.calls[callee]
+				p := fi.direct[callee]
 				if callee == fi.name {
 					l.errorf(posNode{p}, "function %q calls itself: recursion is not allowed in BPF", fi.name)
 				} else {

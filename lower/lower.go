@@ -134,6 +134,10 @@ type funcInfo struct {
 	decl  *cc.Declarator
 	f     *ir.Func
 	calls map[string]token.Position
+	// direct are the functions of calls it really calls, not only refers
+	// to as a callback (a timer callback that re-arms itself is not
+	// recursion): the edges checkRecursion follows.
+	direct map[string]token.Position
 	// sites are the programs a bound handler became.
 	sites []*ir.Func
 }
@@ -230,7 +234,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if _, dup := l.funcs[name]; dup {
 		return
 	}
-	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}}
+	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}, direct: map[string]token.Position{}}
 	f := &ir.Func{Name: name, Pos: l.pos(d), Static: static}
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
 	if sec := sectionOf(attrs, nil); program {
