@@ -32,6 +32,26 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		return v, true
 	case "__builtin_constant_p":
 		return zero, true
+	case "__builtin_choose_expr":
+		// cc typed the call by the branch the constant selects; only that
+		// branch is evaluated.
+		if !need(3) {
+			return zero, true
+		}
+		c, ok := fl.constVal(args[0])
+		if !ok {
+			fl.l.errorf(args[0], "__builtin_choose_expr needs an integer constant expression")
+			return zero, true
+		}
+		pick := args[2]
+		if c != 0 {
+			pick = args[1]
+		}
+		if t.Kind() == cc.Void {
+			fl.exprVoid(pick)
+			return zero, true
+		}
+		return fl.rvalue(pick), true
 	case "__builtin_preserve_access_index":
 		if !need(1) {
 			return zero, true
