@@ -93,6 +93,12 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 	// their own lets other calls' copies share their memory.
 	var callScope *ir.Scope
 	for i, a := range args {
+		if i < len(params) && isScalar(params[i].Type()) {
+			if v, ok := fl.floatConstTo(a, params[i].Type()); ok {
+				ops = append(ops, v.op)
+				continue
+			}
+		}
 		v := fl.rvalue(a)
 		if isAggregate(v.t) && a.Type().Kind() != cc.Array {
 			if !strings.HasPrefix(what, "function ") {
