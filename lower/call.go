@@ -36,6 +36,10 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		if fi, ok := fl.l.funcs[d.Name()]; ok && d.Type().Kind() == cc.Function {
 			return fl.funcCall(x, fi, args)
 		}
+		if n := fl.l.pktLoads[d.Name()]; n > 0 && len(args) == 2 {
+			skb := fl.rvalue(args[0])
+			return fl.packetLoad(name, n, skb.op, args[1], t)
+		}
 		if ft, ok := d.Type().(*cc.FunctionType); ok && fl.l.ksymFuncs[d.Name()] {
 			return fl.kfuncCall(x, d, ft, args)
 		}

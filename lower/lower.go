@@ -62,6 +62,7 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		names:       map[string]bool{},
 		btf:         newBTFConv(),
 		ksymFuncs:   map[string]bool{},
+		pktLoads:    map[string]int{},
 	}
 	l.btf.splitBits = l.splitBits
 	return l
@@ -90,6 +91,10 @@ type lowerer struct {
 	btf         *btfConv
 	// ksymFuncs names the functions declared `extern ... __ksym`.
 	ksymFuncs map[string]bool
+	// pktLoads are the functions declared with clang's packet-load
+	// intrinsics as their asm label, with the load size (see
+	// llvmPacketLoad).
+	pktLoads map[string]int
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
 	// progRefs are the functions named in program-array initialisers.
@@ -271,6 +276,9 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 			// A prototype; `extern ... __ksym` declares a kernel function.
 			if sectionOf(t.Attributes(), id.AttributeSpecifierList) == ".ksyms" {
 				l.ksymFuncs[d.Name()] = true
+			}
+			if n := llvmPacketLoad(id.Asm); n > 0 {
+				l.pktLoads[d.Name()] = n
 			}
 			continue
 		}
