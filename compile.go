@@ -173,8 +173,13 @@ func internalError(stage string, r any) error {
 func codegenError(mod *ir.Module, err error) error {
 	var fe *codegen.FrameError
 	var je *codegen.JumpRangeError
+	var ae *codegen.ArgRegsError
 	name, msg := "", ""
 	switch {
+	case errors.As(err, &ae) && ae.Pos != (ir.Pos{}):
+		return diag.List{{File: ae.Pos.File, Line: ae.Pos.Line, Col: ae.Pos.Col, Msg: ae.Error()}}
+	case errors.As(err, &ae):
+		name, msg = ae.Func, ae.Error()
 	case errors.As(err, &fe):
 		name, msg = fe.Func, fe.Error()
 	case errors.As(err, &je):

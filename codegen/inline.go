@@ -80,6 +80,13 @@ func Inline(m *ir.Module, optLevel int) error {
 		}
 	}
 	dropUnused(m)
+	// One check of the result, not one per inlined call: that made
+	// inlining quadratic in the size of the function.
+	for _, f := range m.Funcs {
+		if err := ir.Check(f); err != nil {
+			return fmt.Errorf("function %q after inlining: %w", f.Name, err)
+		}
+	}
 	return nil
 }
 
@@ -210,5 +217,41 @@ func inlineCall(f *ir.Func, bi, ii int, c *ir.Func, shared map[*ir.Slot]*ir.Slot
 	blocks = append(blocks, f.Blocks[bi+1:]...)
 	f.Blocks = blocks
 	renumber(f)
-	return cont, ir.Check(f)
+	return cont, nil
+}
+
+// ArgRegsError is a BPF call that inlining did not remove and that needs
+// more than the 5 argument registers: a function with more parameters, or
+// a call passing more arguments.
+type ArgRegsError struct {
+	Func string // the function defined with too many parameters, or called
+	Pos  ir.Pos // the call, or the zero Pos for the definition
+	N    int
+}
+
+func (e *ArgRegsError) Error() string {
+	if e.Pos == (ir.Pos{}) {
+		return fmt.Sprintf("function %q has %d parameters and is not inlined everywhere; BPF passes at most 5 arguments in registers (make it static __always_inline)", e.Func, e.N)
+	}
+	return fmt.Sprintf("call to function %s passes %d arguments and is not inlined; BPF passes at most 5 arguments in registers", e.Func, e.N)
+}
+
+// checkArgRegs reports, after inlining, the first call or function that
+// still needs more than 5 argument registers.
+func checkArgRegs(m *ir.Module) error {
+	for _, f := range m.Funcs {
+		if len(f.Params) > ir.MaxArgs {
+			return &ArgRegsError{Func: f.Name, N: len(f.Params)}
+		}
+	}
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCallFunc && len(in.Args) > ir.MaxArgs {
+					return &ArgRegsError{Func: in.Sym, Pos: in.Pos, N: len(in.Args)}
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -446,6 +446,10 @@ func (s *selector) selAtomic(in *ir.Instr) {
 }
 
 func (s *selector) selCall(in *ir.Instr) {
+	if in.Op == ir.OpCall && in.Size > 0 {
+		s.selPacketLoad(in)
+		return
+	}
 	if len(in.Args) > ir.MaxArgs {
 		s.err = fmt.Errorf("%d arguments, at most %d allowed", len(in.Args), ir.MaxArgs)
 		return
@@ -460,6 +464,28 @@ func (s *selector) selCall(in *ir.Instr) {
 		ins = asm.Call.Label(in.Sym)
 	}
 	s.emit(minst{ins: ins, dst: noReg, src: noReg, implUses: uses, implDefs: []int{0, 1, 2, 3, 4, 5}})
+	if in.Dst != 0 {
+		s.mov(vreg(in.Dst), 0)
+	}
+}
+
+// selPacketLoad emits BPF_LD_ABS (constant offset) or BPF_LD_IND: the
+// socket buffer must be in R6, the result arrives in R0 and R1-R5 are
+// clobbered, as by a call.
+func (s *selector) selPacketLoad(in *ir.Instr) {
+	if len(in.Args) != 2 {
+		s.err = fmt.Errorf("packet load takes 2 arguments, got %d", len(in.Args))
+		return
+	}
+	size := map[int]asm.Size{1: asm.Byte, 2: asm.Half, 4: asm.Word}[in.Size]
+	s.setTo(6, in.Args[0])
+	uses := []int{6}
+	m := minst{ins: asm.LoadAbs(int32(in.Args[1].Imm), size), dst: noReg, src: noReg}
+	if off := in.Args[1]; !off.IsImm || off.Imm != int64(int32(off.Imm)) {
+		m = minst{ins: asm.LoadInd(asm.R0, asm.R0, 0, size), dst: noReg, src: s.reg(off), flags: fSrcUse}
+	}
+	m.implUses, m.implDefs = uses, []int{0, 1, 2, 3, 4, 5}
+	s.emit(m)
 	if in.Dst != 0 {
 		s.mov(vreg(in.Dst), 0)
 	}

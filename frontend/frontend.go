@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"modernc.org/cc/v4"
+	"modernc.org/token"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -35,6 +36,9 @@ type Unit struct {
 	lines  []string
 	// accessRegions are the preserve_access_index pragma regions.
 	accessRegions []accessRegion
+	// splitBitFields are the bit-fields translated split in two, see
+	// wideBitFields.
+	splitBitFields map[token.Position]string
 }
 
 // Line returns source line n (1-based) of the main file, or "".
@@ -101,6 +105,14 @@ func Parse(path string, opts Options) (*Unit, error) {
 		cfg.PragmaHandler = prag.handle
 		ast, err = translate(cfg, sources)
 	}
+	var split map[token.Position]string
+	if err != nil {
+		if at, ok := wideBitFields(err); ok {
+			if ast2, ok := translateSplit(cfg, sources, path, at); ok {
+				ast, err, split = ast2, nil, at
+			}
+		}
+	}
 	if err != nil {
 		var fe frontEndFailure
 		if errors.As(err, &fe) {
@@ -112,7 +124,24 @@ func Parse(path string, opts Options) (*Unit, error) {
 		return nil, convertErrors(path, src, err)
 	}
 	regions = append(append(regions, headerRegions...), prag.finish()...)
-	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions}, nil
+	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, splitBitFields: split}, nil
+}
+
+// translateSplit translates sources again with the too-wide bit-fields at
+// split in two (see wideBitFields); ok is false when that cannot be done
+// or cc still refuses the file.
+func translateSplit(cfg *cc.Config, sources []cc.Source, path string, at map[token.Position]string) (*cc.AST, bool) {
+	main, ok := splitWideBitFields(path, sources[2].Value.([]byte), at)
+	if !ok {
+		return nil, false
+	}
+	sources = append(sources[:2:2], cc.Source{Name: path, Value: main})
+	sfs := cfg.FS.(sourceFS)
+	sfs.split = at
+	c := *cfg
+	c.FS = sfs
+	ast, err := translate(&c, sources)
+	return ast, err == nil
 }
 
 // MaxSourceSize bounds the main file's size.

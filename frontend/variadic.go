@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"modernc.org/token"
+
 	"github.com/bpfcc/bpfcc/runtime/include"
 )
 
@@ -199,6 +201,8 @@ type sourceFS struct {
 	// regions, when set, collects the preserve_access_index records whose
 	// attribute hideAccessAttribute took out of the headers.
 	regions *[]accessRegion
+	// split are the bit-fields to split in two, see wideBitFields.
+	split map[token.Position]string
 }
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
@@ -220,6 +224,11 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	b = rewriteNamedVariadics(endLine(b))
 	if !s.keepComments {
 		b = stripComments(b)
+	}
+	if s.split != nil {
+		if sb, ok := splitWideBitFields(name, b, s.split); ok {
+			b = sb
+		}
 	}
 	return newMemFile(name, b), nil
 }

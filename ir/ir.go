@@ -63,7 +63,11 @@ const (
 	OpMapPtr    // Dst = pointer to map Sym (ld_imm64 pseudo map fd)
 	OpFuncAddr  // Dst = address of function Sym (ld_imm64 BPF_PSEUDO_FUNC: a callback)
 
-	// Calls. Args are at most 5 operands.
+	// Calls. Args of a helper call are at most 5 operands; a bpf-to-bpf
+	// call may pass more to a function inlining removes.
+	// OpCall with Size > 0 is instead a legacy packet load (BPF_LD_ABS,
+	// BPF_LD_IND): Dst = ntoh(*(Size *)(skb Args[0] data + Args[1])). It
+	// clobbers what a call clobbers and can end the program, as a call can.
 	OpCall     // Dst = helper #Imm (Args...); Dst may be 0
 	OpCallFunc // Dst = Sym(Args...) bpf-to-bpf call; Dst may be 0
 

@@ -446,7 +446,7 @@ func enumConstant(e cc.ExpressionNode) (*cc.Enumerator, bool) {
 // promoted is the integer promotion of an lvalue's type, with bit-fields
 // narrower than int promoting to int (C 6.3.1.1) whatever their type.
 func (fl *fnLowerer) promoted(lv lvalue) cc.Type {
-	if lv.field != nil && lv.field.IsBitfield() && lv.field.ValueBits() < 32 {
+	if lv.field != nil && lv.field.IsBitfield() && fl.l.bitWidth(lv.field) < 32 {
 		return fl.l.u.AST.Int
 	}
 	return fl.promote(lv.t)

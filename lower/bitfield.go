@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"modernc.org/token"
+
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -11,7 +13,12 @@ func (fl *fnLowerer) loadBitfield(lv lvalue) value {
 	bits := int64(f.ValueBits())
 	shift := int64(f.OffsetBits())
 	var r ir.Reg
-	if lv.core.relocated() && lv.sym == "" {
+	if n := fl.l.splitBits(f); n > 0 {
+		if lv.core.relocated() {
+			fl.l.errorf(posNode{token.Position{Filename: fl.pos.File, Line: fl.pos.Line, Column: fl.pos.Col}}, "CO-RE access to bit-field %s, whose bits span more than 8 bytes, is not supported", f.Name())
+		}
+		r, bits, shift = fl.loadWideBits(lv, wideBitOf(f, n)), n, 0
+	} else if lv.core.relocated() && lv.sym == "" {
 		// A CO-RE bit-field: the loader relocates the offset of the unit
 		// libbpf computes (the field type's size, aligned down, widened
 		// until it covers the field), so load that unit, as clang does.
@@ -57,6 +64,16 @@ func (fl *fnLowerer) loadBitfield(lv lvalue) value {
 // storeBitfield does a read-modify-write of the storage unit.
 func (fl *fnLowerer) storeBitfield(lv lvalue, v value) {
 	f := lv.field
+	if n := fl.l.splitBits(f); n > 0 {
+		m := fl.tmp()
+		if n < 64 {
+			fl.andConst(m, fl.toReg(v), int64(uint64(1)<<n-1))
+		} else {
+			fl.emit(&ir.Instr{Op: ir.OpMov, Dst: m, A: v.op})
+		}
+		fl.storeWideBits(lv, wideBitOf(f, n), m)
+		return
+	}
 	unit := int(f.AccessBytes())
 	base, off := fl.memBase(lv)
 	bits := uint(f.ValueBits())
@@ -156,7 +173,7 @@ func (fl *fnLowerer) storedValue(lv lvalue, v value) value {
 	if lv.field == nil || !lv.field.IsBitfield() || isAggregate(lv.t) {
 		return v
 	}
-	bits := lv.field.ValueBits()
+	bits := fl.l.bitWidth(lv.field)
 	if bits >= 64 || bits <= 0 {
 		return v
 	}

@@ -13,6 +13,9 @@ type btfConv struct {
 	cache   map[cc.Type]btf.Type
 	typedef map[*cc.Declarator]btf.Type
 	ints    map[string]*btf.Int
+	// splitBits is lowerer.splitBits: the declared width of a bit-field
+	// the front end split, else 0.
+	splitBits func(*cc.Field) int64
 }
 
 func newBTFConv() *btfConv {
@@ -173,6 +176,9 @@ func (c *btfConv) record(t cc.Type) btf.Type {
 			// one, a zero-length array member reports stale bits.
 			m.Offset += btf.Bits(f.OffsetBits())
 			m.BitfieldSize = btf.Bits(f.ValueBits())
+			if c.splitBits != nil && c.splitBits(f) > 0 {
+				m.BitfieldSize = btf.Bits(c.splitBits(f))
+			}
 			size = m.BitfieldSize
 		case t.Kind() == cc.Struct && size == 0 && m.Offset < end:
 			// cc places an empty member that follows an array of empty

@@ -32,6 +32,45 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		return v, true
 	case "__builtin_constant_p":
 		return zero, true
+	case "__builtin_bpf_load_byte", "__builtin_bpf_load_half", "__builtin_bpf_load_word":
+		// Legacy socket-buffer loads, BPF_LD_ABS/IND: network order
+		// converted to host order by the instruction, from the socket
+		// buffer that is the function's context (its first parameter),
+		// as clang takes it; bpf_legacy.h passes only the offset.
+		if len(args) != 1 {
+			fl.l.errorf(x, "%s takes 1 argument, the offset, got %d", name, len(args))
+			return zero, true
+		}
+		first := 0
+		if fl.sret != 0 {
+			first = 1
+		}
+		if len(fl.f.Params) <= first {
+			fl.l.errorf(x, "%s reads the socket buffer that is the context, the first parameter, and %q has none", name, fl.fi.name)
+			return zero, true
+		}
+		size := map[string]int{"byte": 1, "half": 2, "word": 4}[name[len("__builtin_bpf_load_"):]]
+		return fl.packetLoad(name, size, ir.R(fl.f.Params[first]), args[0], t), true
+	case "__builtin_choose_expr":
+		// cc typed the call by the branch the constant selects; only that
+		// branch is evaluated.
+		if !need(3) {
+			return zero, true
+		}
+		c, ok := fl.constVal(args[0])
+		if !ok {
+			fl.l.errorf(args[0], "__builtin_choose_expr needs an integer constant expression")
+			return zero, true
+		}
+		pick := args[2]
+		if c != 0 {
+			pick = args[1]
+		}
+		if t.Kind() == cc.Void {
+			fl.exprVoid(pick)
+			return zero, true
+		}
+		return fl.rvalue(pick), true
 	case "__builtin_preserve_access_index":
 		if !need(1) {
 			return zero, true
@@ -72,7 +111,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			fl.setFact(r, fact{zext: bits})
 		}
 		return value{op: ir.R(r), t: t}, true
-	case "__builtin_memcpy", "__builtin_memmove":
+	case "__builtin_memcpy", "__builtin_memmove", "memcpy", "memmove":
 		if !need(3) {
 			return zero, true
 		}
@@ -84,14 +123,14 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		al := min(pointeeAlign(args[0]), pointeeAlign(args[1]))
 		dl := lvalue{t: elemType(dst.t), base: fl.toReg(dst)}
 		sl := lvalue{t: elemType(src.t), base: fl.toReg(src)}
-		if name == "__builtin_memmove" {
+		if strings.HasSuffix(name, "memmove") {
 			// Load everything first: the regions may overlap.
 			fl.memmove(dl, sl, n, al)
 		} else {
 			fl.memcpy(dl, sl, n, al)
 		}
 		return dst, true
-	case "__builtin_memset":
+	case "__builtin_memset", "memset":
 		if !need(3) {
 			return zero, true
 		}
@@ -107,7 +146,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		fl.memsetVar(dl, fl.rvalue(args[1]), n, pointeeAlign(args[0]))
 		return dst, true
-	case "__builtin_memcmp", "__builtin_bcmp":
+	case "__builtin_memcmp", "__builtin_bcmp", "memcmp", "bcmp":
 		if !need(3) {
 			return zero, true
 		}
@@ -334,4 +373,26 @@ func (l *lowerer) cpu() int {
 		return 3
 	}
 	return l.opts.CPU
+}
+
+// packetLoad emits a legacy socket-buffer load of size bytes at offset
+// off of the packet of skb (see ir.OpCall).
+func (fl *fnLowerer) packetLoad(name string, size int, skb ir.Operand, off cc.ExpressionNode, t cc.Type) value {
+	o := fl.convert(fl.rvalue(off), fl.l.u.AST.Long)
+	v := fl.emitCall(&ir.Instr{Op: ir.OpCall, Size: size, Args: []ir.Operand{skb, o.op}, Note: name}, t)
+	if t.Kind() != cc.Void {
+		fl.setFact(v.op.Reg, fact{zext: 8 * size})
+	}
+	return v
+}
+
+// llvmPacketLoad is the size of the load a function declared with
+// clang's intrinsic as its asm label does (bpf_legacy.h's
+// "unsigned long long load_byte(void *skb, unsigned long long off)
+// asm("llvm.bpf.load.byte")"), else 0.
+func llvmPacketLoad(a *cc.Asm) int {
+	if a == nil {
+		return 0
+	}
+	return map[string]int{"llvm.bpf.load.byte": 1, "llvm.bpf.load.half": 2, "llvm.bpf.load.word": 4}[strings.Trim(a.Token3.SrcStr(), "\"")]
 }

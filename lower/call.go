@@ -36,6 +36,10 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		if fi, ok := fl.l.funcs[d.Name()]; ok && d.Type().Kind() == cc.Function {
 			return fl.funcCall(x, fi, args)
 		}
+		if n := fl.l.pktLoads[d.Name()]; n > 0 && len(args) == 2 {
+			skb := fl.rvalue(args[0])
+			return fl.packetLoad(name, n, skb.op, args[1], t)
+		}
 		if ft, ok := d.Type().(*cc.FunctionType); ok && fl.l.ksymFuncs[d.Name()] {
 			return fl.kfuncCall(x, d, ft, args)
 		}
@@ -64,12 +68,23 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
 		return value{op: ir.Imm(0), t: t}
 	}
+	if libcBuiltins[name] {
+		// Clang treats these as its builtins: without a definition in
+		// the file they are the __builtin_ versions, inlined.
+		if v, ok := fl.builtin(x, name, args); ok {
+			return v
+		}
+	}
 	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file", name)
 	return value{op: ir.Imm(0), t: t}
 }
 
+// libcBuiltins are the library functions clang lowers as its builtins
+// when the file does not define them.
+var libcBuiltins = map[string]bool{"memcpy": true, "memmove": true, "memset": true, "memcmp": true, "bcmp": true}
+
 func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, args []cc.ExpressionNode, what string) []ir.Operand {
-	if len(args) > 5 {
+	if len(args) > 5 && !strings.HasPrefix(what, "function ") {
 		fl.l.errorf(x, "call to %s passes %d arguments; BPF passes at most 5", what, len(args))
 		return nil
 	}
@@ -82,6 +97,12 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 	// their own lets other calls' copies share their memory.
 	var callScope *ir.Scope
 	for i, a := range args {
+		if i < len(params) && isScalar(params[i].Type()) {
+			if v, ok := fl.floatConstTo(a, params[i].Type()); ok {
+				ops = append(ops, v.op)
+				continue
+			}
+		}
 		v := fl.rvalue(a)
 		if isAggregate(v.t) && a.Type().Kind() != cc.Array {
 			if !strings.HasPrefix(what, "function ") {
@@ -129,6 +150,10 @@ func (fl *fnLowerer) emitCall(call *ir.Instr, t cc.Type) value {
 func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.ExpressionNode) value {
 	t := x.Type()
 	ft := fi.decl.Type().(*cc.FunctionType)
+	if len(args) > ir.MaxArgs && (fi.f.NoInline || !fi.f.Static) {
+		// Never inlined: the call must pass its arguments in registers.
+		fl.l.errorf(x, "call to function %s passes %d arguments; BPF passes at most 5", fi.name, len(args))
+	}
 	ops := fl.argValues(x, ft, args, "function "+fi.name)
 	var result *ir.Slot
 	if isAggregate(t) {
@@ -140,6 +165,9 @@ func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.E
 	}
 	if _, ok := fl.fi.calls[fi.name]; !ok {
 		fl.fi.calls[fi.name] = x.Position()
+	}
+	if _, ok := fl.fi.direct[fi.name]; !ok {
+		fl.fi.direct[fi.name] = x.Position()
 	}
 	if fi.f.Section != "" && fi.f.Section != ".text" {
 		fl.l.errorf(x, "calling BPF program %q (section %q) from another function is not supported", fi.name, fi.f.Section)
@@ -164,11 +192,11 @@ func (l *lowerer) checkRecursion() {
 	var visit func(fi *funcInfo) bool
 	visit = func(fi *funcInfo) bool {
 		color[fi.name] = grey
-		for _, callee := range sortedKeys(fi.calls) {
+		for _, callee := range sortedKeys(fi.direct) {
 			c := l.funcs[callee]
 			switch color[callee] {
 			case grey:
-				p := fi.calls[callee]
+				p := fi.direct[callee]
 				if callee == fi.name {
 					l.errorf(posNode{p}, "function %q calls itself: recursion is not allowed in BPF", fi.name)
 				} else {

@@ -173,6 +173,10 @@ func (l *lowerer) constLeaf(buf []byte, off int64, t cc.Type, f *cc.Field, e cc.
 		l.errorf(e, "initializer of a global must be a constant (addresses of other objects need relocations bpfcc does not emit in data)")
 		return
 	}
+	if n := l.splitBits(f); n > 0 {
+		putWideBits(buf, off, wideBitOf(f, n), uint64(c))
+		return
+	}
 	if f != nil && f.IsBitfield() {
 		unit := f.AccessBytes()
 		var cur uint64

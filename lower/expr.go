@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"math/big"
+
 	"modernc.org/cc/v4"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -173,6 +175,31 @@ func (fl *fnLowerer) rvalueAny(e cc.ExpressionNode) value {
 		}
 	}
 	return fl.rvalue(e)
+}
+
+// floatConstTo folds a floating constant that converts implicitly to the
+// integer type t (bpf_timer_start(t, 10E9, 0)), as clang does: no floating
+// point reaches the program. ok is false for anything else.
+func (fl *fnLowerer) floatConstTo(e cc.ExpressionNode, t cc.Type) (value, bool) {
+	if !isFloat(e.Type()) || isFloat(t) || !cc.IsIntegerType(t) {
+		return value{}, false
+	}
+	var f float64
+	switch c := e.Value().(type) {
+	case cc.Float64Value:
+		f = float64(c)
+	case *cc.LongDoubleValue:
+		f, _ = (*big.Float)(c).Float64()
+	default:
+		return value{}, false
+	}
+	var n int64
+	if f >= 1<<63 && !cc.IsSignedInteger(t) {
+		n = int64(uint64(f))
+	} else {
+		n = int64(f)
+	}
+	return value{op: ir.Imm(truncate(n, t)), t: t}, true
 }
 
 // rvalue evaluates e to a value. Arrays decay to pointers.

@@ -115,7 +115,7 @@ func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
 	for i := range h.Sites {
 		site := &h.Sites[i]
 		f := &ir.Func{Name: site.Name, Section: site.Section, Returns: fi.f.Returns, Pos: fi.f.Pos}
-		sfi := &funcInfo{name: fi.name, def: fi.def, decl: fi.decl, f: f, calls: fi.calls}
+		sfi := &funcInfo{name: fi.name, def: fi.def, decl: fi.decl, f: f, calls: fi.calls, direct: fi.direct}
 		ndiag := len(l.diags)
 		l.lowerFunc(sfi, site)
 		if site.Sleepable && !l.sleepableOK(f) {

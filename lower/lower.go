@@ -50,7 +50,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 }
 
 func newLowerer(u *frontend.Unit, opts Options) *lowerer {
-	return &lowerer{
+	l := &lowerer{
 		u:           u,
 		opts:        opts,
 		m:           &ir.Module{File: u.File},
@@ -62,7 +62,10 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		names:       map[string]bool{},
 		btf:         newBTFConv(),
 		ksymFuncs:   map[string]bool{},
+		pktLoads:    map[string]int{},
 	}
+	l.btf.splitBits = l.splitBits
+	return l
 }
 
 // bailout stops lowering when too many errors have been reported.
@@ -88,6 +91,10 @@ type lowerer struct {
 	btf         *btfConv
 	// ksymFuncs names the functions declared `extern ... __ksym`.
 	ksymFuncs map[string]bool
+	// pktLoads are the functions declared with clang's packet-load
+	// intrinsics as their asm label, with the load size (see
+	// llvmPacketLoad).
+	pktLoads map[string]int
 	// usedGPL lists GPL-only helpers called, for the license check.
 	usedGPL []gplUse
 	// nasm numbers asm statements, for %= in their labels.
@@ -134,6 +141,10 @@ type funcInfo struct {
 	decl  *cc.Declarator
 	f     *ir.Func
 	calls map[string]token.Position
+	// direct are the functions of calls it really calls, not only refers
+	// to as a callback (a timer callback that re-arms itself is not
+	// recursion): the edges checkRecursion follows.
+	direct map[string]token.Position
 	// sites are the programs a bound handler became.
 	sites []*ir.Func
 }
@@ -198,12 +209,20 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if ft.IsVariadic() {
 		l.errorf(d, "variadic function %q: BPF functions take a fixed number of arguments", name)
 	}
-	if n := len(ft.Parameters()); n > 5 && !l.isHandler(name) {
-		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
-	}
 	// Structs and unions passed or returned by value travel as pointers to
 	// copies (see byValue); a program's own signature cannot change.
-	program := sectionOf(d.Type().Attributes(), nil) != ""
+	attrs := d.Type().Attributes()
+	static := d.Linkage() != cc.External || d.IsStatic()
+	// A static always-inline function is never a program: libbpf's
+	// BPF_KPROBE-style macros give the inner function the program's type
+	// through typeof(), section attribute included.
+	inlineOnly := static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())
+	program := sectionOf(attrs, nil) != "" && !inlineOnly
+	// More than 5 parameters are fine in a function every call inlines;
+	// codegen refuses what remains a BPF call (see codegen.ArgRegsError).
+	if n := len(ft.Parameters()); n > ir.MaxArgs && !l.isHandler(name) && (!static || hasAttr(attrs, "noinline")) {
+		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
+	}
 	if isAggregate(ft.Result()) {
 		if program {
 			l.errorf(d, "program %q returns a %s; BPF programs return an integer", name, typeName(ft.Result()))
@@ -222,15 +241,11 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if _, dup := l.funcs[name]; dup {
 		return
 	}
-	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}}
-	f := &ir.Func{Name: name, Pos: l.pos(d), Static: d.Linkage() != cc.External || d.IsStatic()}
+	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}, direct: map[string]token.Position{}}
+	f := &ir.Func{Name: name, Pos: l.pos(d), Static: static}
 	f.Hidden = !f.Static && isHidden(d, nil)
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
-	attrs := d.Type().Attributes()
-	// A static always-inline function is never a program: libbpf's
-	// BPF_KPROBE-style macros give the inner function the program's type
-	// through typeof(), section attribute included.
-	if sec := sectionOf(attrs, nil); sec != "" && !(f.Static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())) {
+	if sec := sectionOf(attrs, nil); program {
 		f.Section = sec
 		if !knownSection(sec) {
 			l.errorf(d, "unknown program section %q for %q; libbpf would not know the program type (e.g. \"xdp\", \"tc\", \"socket\", \"kprobe/FUNC\", \"uprobe/BIN:FUNC\", \"tracepoint/CAT/NAME\")", sec, name)
@@ -267,6 +282,9 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 			// A prototype; `extern ... __ksym` declares a kernel function.
 			if sectionOf(t.Attributes(), id.AttributeSpecifierList) == ".ksyms" {
 				l.ksymFuncs[d.Name()] = true
+			}
+			if n := llvmPacketLoad(id.Asm); n > 0 {
+				l.pktLoads[d.Name()] = n
 			}
 			continue
 		}

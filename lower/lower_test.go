@@ -122,7 +122,6 @@ func TestDiagnostics(t *testing.T) {
 int __attribute__((section("socket"))) g(void *c) { return f(3); }`, "recursion"},
 		{`int f(void) { float x = 1; return (int)x; }`, "floating point"},
 		{`int f(int n) { int a[n]; a[0] = 1; return a[0]; }`, "variable-length array"},
-		{`int f(int a, int b, int c, int d, int e, int g) { return a; }`, "at most 5"},
 		{`static long (*bpf_map_lookup_elem)(void *m, const void *k) = (void *) 1;
 long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of BPF helper"},
 		{`int __attribute__((section("nonsense"))) f(void *c) { return 0; }`, "unknown program section"},

@@ -56,6 +56,10 @@ type allocator struct {
 
 	simplify, freeze, spill, worklistMoves Bitset
 	selectStack                            []int
+
+	// seen and epoch mark the neighbours conservative has counted.
+	seen  []uint32
+	epoch uint32
 }
 
 const infDegree = math.MaxInt32 / 2
@@ -101,6 +105,7 @@ func (a *allocator) build() {
 	a.color = make([]int, n)
 	a.state = make([]nodeState, n)
 	a.cost = make([]float64, n)
+	a.seen = make([]uint32, n)
 	a.simplify, a.freeze, a.spill = NewBitset(n), NewBitset(n), NewBitset(n)
 	for i := range a.color {
 		a.color[i] = -1
@@ -302,20 +307,28 @@ func (a *allocator) ok(t, r int) bool {
 	return a.degree[t] < a.k || a.state[t] == stPrecolored || a.adj(t, r)
 }
 
+// conservative is Briggs's test: u and v may be combined when fewer than
+// K of their neighbours have significant degree. It stops at the K-th, and
+// marks the neighbours counted with an epoch instead of a set, so that the
+// test costs no allocation: big functions run it for every move, on nodes
+// with thousands of neighbours.
 func (a *allocator) conservative(u, v int) bool {
-	seen := map[int]bool{}
+	a.epoch++
 	k := 0
-	count := func(t int) {
-		if !seen[t] {
-			seen[t] = true
+	for _, r := range [2]int{u, v} {
+		for _, t := range a.adjList[r] {
+			if s := a.state[t]; s == stSelect || s == stCoalesced || a.seen[t] == a.epoch {
+				continue
+			}
+			a.seen[t] = a.epoch
 			if a.degree[t] >= a.k {
-				k++
+				if k++; k >= a.k {
+					return false
+				}
 			}
 		}
 	}
-	a.adjacent(u, count)
-	a.adjacent(v, count)
-	return k < a.k
+	return true
 }
 
 func (a *allocator) coalesce() {

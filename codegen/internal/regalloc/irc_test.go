@@ -104,3 +104,29 @@ func TestRandomGraphs(t *testing.T) {
 		verify(t, f, res.Color)
 	}
 }
+
+// TestConservativeNoAlloc: the Briggs test runs for every move of a
+// function, on nodes with thousands of neighbours in big programs (90
+// inlined hash computations); with a set allocated per call it made
+// register allocation take minutes. It must allocate nothing.
+func TestConservativeNoAlloc(t *testing.T) {
+	const n = 400
+	f := &Func{K: 4, N: 4 + n}
+	var defs, uses []Insn
+	for r := 4; r < 4+n; r++ {
+		defs = append(defs, Insn{Defs: []int{r}})
+		uses = append(uses, Insn{Uses: []int{r}})
+	}
+	f.Blocks = []Block{{Insns: append(defs, uses...)}}
+	a := &allocator{f: f, k: f.K, n: f.N}
+	a.build()
+	a.makeWorklist()
+	allocs := testing.AllocsPerRun(10, func() {
+		if a.conservative(4, 5) {
+			t.Fatal("400 mutually interfering registers combined with K=4")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("conservative allocates %v times per call", allocs)
+	}
+}
