@@ -230,7 +230,9 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if sec := sectionOf(attrs, nil); sec != "" && !(f.Static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())) {
 		f.Section = sec
 		if !knownSection(sec) {
-			l.errorf(d, "unknown program section %q for %q; libbpf would not know the program type (e.g. \"xdp\", \"tc\", \"socket\", \"kprobe/FUNC\", \"uprobe/BIN:FUNC\", \"tracepoint/CAT/NAME\")", sec, name)
+			// As with clang, the section is the program's own business:
+			// a loader may know it (custom handlers, an explicit type).
+			l.warnf(d, "unknown program section %q for %q; libbpf derives no program type from it, so the loader must set one", sec, name)
 		}
 	}
 	if attrs.AlwaysInline() || hasAttr(attrs, "always_inline") {
