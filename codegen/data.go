@@ -47,6 +47,12 @@ func dataSections(globals []*ir.Global) ([]*obj.DataSection, error) {
 				sec.Bytes = append(sec.Bytes, 0)
 			}
 			sec.Bytes = append(sec.Bytes, g.Init...)
+			for _, r := range g.Relocs {
+				if r.Off < 0 || r.Off+8 > g.Size {
+					return nil, fmt.Errorf("global %q: address at offset %d outside its %d bytes", g.Name, r.Off, g.Size)
+				}
+				sec.Relocs = append(sec.Relocs, obj.DataReloc{Off: off + r.Off, Sym: r.Sym, Addend: r.Addend})
+			}
 			for len(sec.Bytes) < sec.Size {
 				sec.Bytes = append(sec.Bytes, 0)
 			}

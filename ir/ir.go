@@ -351,6 +351,19 @@ type Global struct {
 	// Extern marks a variable the loader provides (Section ".kconfig" or
 	// ".ksyms"); Weak lets it stay undefined.
 	Extern, Weak bool
+	// Relocs are the addresses inside Init: a struct_ops map's function
+	// pointers, pointers to other globals or string literals.
+	Relocs []DataReloc
+}
+
+// DataReloc says that the 8 bytes at Off of a global's contents hold the
+// address of Sym (a function, global, map or extern) plus Addend: an
+// R_BPF_64_ABS64 relocation, which libbpf reads for struct_ops maps and
+// the BPF static linker resolves.
+type DataReloc struct {
+	Off    int
+	Sym    string
+	Addend int64
 }
 
 // Map is a map definition in ".maps". BTF is the anonymous struct of
@@ -406,4 +419,8 @@ type Kfunc struct {
 	BTF  *btf.Func // linkage extern
 	Weak bool
 	Pos  Pos
+	// Plain marks a function declared extern without __ksym, whose address
+	// the program takes: an undefined symbol for the BPF static linker,
+	// outside DATASEC ".ksyms" (as clang emits it).
+	Plain bool
 }

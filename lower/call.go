@@ -350,6 +350,6 @@ func (l *lowerer) kfunc(d *cc.Declarator, ft *cc.FunctionType) {
 	}
 	fn := &btf.Func{Name: d.Name(), Type: l.btf.proto(ft), Linkage: btf.ExternFunc}
 	attrs := d.Type().Attributes()
-	weak := hasAttr(attrs, "weak") || attrs.Weak()
+	weak := attrs != nil && (hasAttr(attrs, "weak") || attrs.Weak())
 	l.m.Kfuncs = append(l.m.Kfuncs, &ir.Kfunc{Name: d.Name(), BTF: fn, Weak: weak, Pos: l.pos(d)})
 }

@@ -70,7 +70,7 @@ func (l *lowerer) lowerFuncs() {
 	done := map[*funcInfo]bool{}
 	var queue []*funcInfo
 	for _, fi := range l.order {
-		if fi.f.Section != "" || !fi.f.Static {
+		if fi.f.Section != "" || !fi.f.Static || l.dataFuncRefs[fi.name] != nil {
 			queue = append(queue, fi)
 			done[fi] = true
 		}

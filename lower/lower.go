@@ -39,6 +39,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 		}
 	}()
 	l.collect()
+	l.externFuncRefs()
 	l.lowerFuncs()
 	l.checkRecursion()
 	l.checkProgRefs()
@@ -62,6 +63,8 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		names:       map[string]bool{},
 		btf:         newBTFConv(),
 		ksymFuncs:   map[string]bool{},
+
+		dataFuncRefs: map[string]*cc.Declarator{},
 	}
 }
 
@@ -92,6 +95,8 @@ type lowerer struct {
 	usedGPL []gplUse
 	// progRefs are the functions named in program-array initialisers.
 	progRefs []progRef
+	// dataFuncRefs are the functions whose addresses initialise globals.
+	dataFuncRefs map[string]*cc.Declarator
 }
 
 // progRef is one `[i] = &prog` in a program array's .values.

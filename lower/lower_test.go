@@ -127,6 +127,9 @@ int __attribute__((section("socket"))) g(void *c) { return f(3); }`, "recursion"
 		{`static long (*bpf_map_lookup_elem)(void *m, const void *k) = (void *) 1;
 long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of BPF helper"},
 		{`int f(int x) { return x / 0; }`, "division by zero"},
+		{`int x; void *p __attribute__((section(".bss.p"))) = &x;`, "holds addresses"},
+		{`int v __attribute__((section(".BTF.ext"))) = 1;`, "reserved"},
+		{`int g(void); int v = g();`, "initializer of a global must be a constant or the address"},
 		{`int g(int); int f(int x) { return g(x); }`, "neither a BPF helper nor defined"},
 		{`int f(int x) { asm volatile("r0 = 1"); return x; }`, "inline asm"},
 	}

@@ -99,6 +99,18 @@ type DataSection struct {
 	Bytes []byte
 	Size  int
 	Align int
+	// Relocs are addresses inside Bytes (see DataReloc).
+	Relocs []DataReloc
+}
+
+// DataReloc says that the 8 bytes at section offset Off hold the address of
+// Sym (a function, variable, map, extern or kfunc) plus Addend: an
+// R_BPF_64_ABS64 relocation, with the implicit addend in the contents as
+// clang writes it.
+type DataReloc struct {
+	Off    int
+	Sym    string
+	Addend int64
 }
 
 // Var is a variable inside a data section.
@@ -207,4 +219,7 @@ type Kfunc struct {
 	Name string
 	BTF  *btf.Func
 	Weak bool
+	// Plain marks an extern function not declared __ksym (its address is
+	// taken, for the BPF static linker): its FUNC is in no DATASEC.
+	Plain bool
 }

@@ -324,18 +324,26 @@ func (s *btfStrings) finish() ([]byte, error) {
 func (w *writer) addExternBTF(b *btf.Builder) error {
 	secs := map[string]*btf.Datasec{}
 	var order []string
-	if len(w.o.Kfuncs) > 0 {
-		ds := &btf.Datasec{Name: ".ksyms"}
-		secs[ds.Name] = ds
-		order = append(order, ds.Name)
-		for _, k := range w.o.Kfuncs {
-			fn, ok := btf.Copy(k.BTF).(*btf.Func)
-			if !ok {
-				return invalid("kfunc %s: copying BTF", k.Name)
-			}
-			fn.Linkage = btf.ExternFunc
-			ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: fn})
+	for _, k := range w.o.Kfuncs {
+		fn, ok := btf.Copy(k.BTF).(*btf.Func)
+		if !ok {
+			return invalid("kfunc %s: copying BTF", k.Name)
 		}
+		fn.Linkage = btf.ExternFunc
+		if k.Plain {
+			// Not a kernel symbol: the FUNC alone, as clang writes it.
+			if _, err := b.Add(fn); err != nil {
+				return fmt.Errorf("extern function %s: %w", k.Name, err)
+			}
+			continue
+		}
+		ds := secs[".ksyms"]
+		if ds == nil {
+			ds = &btf.Datasec{Name: ".ksyms"}
+			secs[ds.Name] = ds
+			order = append(order, ds.Name)
+		}
+		ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: fn})
 	}
 	for _, e := range w.o.Externs {
 		if e.BTF == nil {

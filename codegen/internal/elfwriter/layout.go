@@ -119,6 +119,21 @@ func (w *writer) layoutMaps() error {
 	return nil
 }
 
+// reservedDataName reports section names the writer or the loaders give
+// another meaning: code, maps, license, externs, BTF, ELF tables.
+func reservedDataName(name string) bool {
+	switch name {
+	case ".text", ".maps", ".kconfig", ".ksyms", ".symtab", ".strtab", ".shstrtab":
+		return true
+	}
+	for _, p := range []string{"license", "version", "maps", ".rel", ".BTF", ".debug"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // isBSS reports whether a data section name denotes zero-initialised data.
 func isBSS(name string) bool { return name == ".bss" || strings.HasPrefix(name, ".bss.") }
 
@@ -130,8 +145,8 @@ func (w *writer) layoutData() error {
 			return invalid("data section #%d is nil", i)
 		}
 		name := ds.Name
-		if name != ".bss" && !strings.HasPrefix(name, ".bss.") && !strings.HasPrefix(name, ".data") && !strings.HasPrefix(name, ".rodata") {
-			return invalid("data section %q: name must be .data*, .rodata* or .bss*", name)
+		if name == "" || reservedDataName(name) {
+			return invalid("data section %q: the name is reserved", name)
 		}
 		if seen[name] {
 			return invalid("data section %s appears twice", name)
