@@ -8,6 +8,7 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
+	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -448,4 +449,40 @@ func (l *lowerer) legacyMap(d *cc.Declarator, id *cc.InitDeclarator, name string
 	mp := &ir.Map{Name: name, Static: static, BTF: st, Pos: l.pos(d)}
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
 	l.m.Maps = append(l.m.Maps, mp)
+}
+
+// checkDataSections reports variables placed in a section that holds
+// program code (one ELF section cannot be both), and warns about sections
+// libbpf does not read as data: clang accepts any name, a loader with
+// its own conventions may too.
+func (l *lowerer) checkDataSections() {
+	code := map[string]bool{}
+	for _, f := range l.m.Funcs {
+		code[f.Section] = true
+	}
+	for _, g := range l.m.Globals {
+		if g.Extern || g.Section == "" {
+			continue
+		}
+		d := diag.Diagnostic{File: g.Pos.File, Line: g.Pos.Line, Col: g.Pos.Col}
+		switch {
+		case code[g.Section]:
+			d.Msg = fmt.Sprintf("variable %q is in section %q, which holds program code", g.Name, g.Section)
+		case !libbpfDataSection(g.Section):
+			d.Severity = diag.Warning
+			d.Msg = fmt.Sprintf("variable %q is in section %q, which libbpf does not read as data (.data*, .rodata*, .bss*, .struct_ops, .struct_ops.link, .addr_space.1)", g.Name, g.Section)
+		default:
+			continue
+		}
+		l.diags = append(l.diags, d)
+	}
+}
+
+// libbpfDataSection reports the sections libbpf 1.5 turns into maps.
+func libbpfDataSection(sec string) bool {
+	switch sec {
+	case ".struct_ops", ".struct_ops.link", ".addr_space.1":
+		return true
+	}
+	return strings.HasPrefix(sec, ".data") || strings.HasPrefix(sec, ".rodata") || strings.HasPrefix(sec, ".bss")
 }

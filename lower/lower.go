@@ -43,6 +43,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 	l.lowerFuncs()
 	l.checkRecursion()
 	l.checkProgRefs()
+	l.checkDataSections()
 	l.finish()
 	if l.diags.HasErrors() {
 		return nil, l.diags.Warnings(), l.diags.Errors()

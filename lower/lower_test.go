@@ -214,3 +214,26 @@ func TestProgramSections(t *testing.T) {
 		}
 	}
 }
+
+// A variable may live in any section, as with clang; one libbpf does not
+// read as data gets a warning, one libbpf reads (.struct_ops, an arena's
+// .addr_space.1) none.
+func TestDataSections(t *testing.T) {
+	for sec, warn := range map[string]bool{"foo": true, ".struct_ops": false, ".struct_ops.link": false, ".addr_space.1": false, ".data.x": false} {
+		u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`int v __attribute__((section("` + sec + `"))) = 1;`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, warns, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+		if err != nil {
+			t.Errorf("%s: %v", sec, err)
+			continue
+		}
+		if m.Globals[0].Section != sec {
+			t.Errorf("%s: section %q", sec, m.Globals[0].Section)
+		}
+		if got := strings.Contains(diag.List(warns).Error(), "does not read as data"); got != warn {
+			t.Errorf("%s: warned %v, want %v", sec, got, warn)
+		}
+	}
+}
