@@ -177,3 +177,28 @@ char _license[] __attribute__((section("license"))) = "GPL";
 		t.Errorf("program do_b: %+v", p)
 	}
 }
+
+// cilium/ebpf reads only ".bss", not ".bss.NAME" (libbpf's private()
+// variables): code referring to one compiles, with a warning, instead of
+// failing bpfcc's own check of the object.
+func TestNamedBSSSection(t *testing.T) {
+	src := `
+long hidden __attribute__((section(".bss.A"), aligned(8)));
+__attribute__((section("socket"))) int p(void *ctx) { return hidden; }
+char _license[] __attribute__((section("license"))) = "GPL";
+`
+	res, err := Compile("bss.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec != nil || !strings.Contains(fmt.Sprint(res.Warnings), `".bss.A"`) {
+		t.Errorf("spec %v, warnings %v: want no spec and a warning naming .bss.A", res.Spec != nil, res.Warnings)
+	}
+	f, err := elf.NewFile(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Section(".bss.A"); s == nil || s.Type != elf.SHT_NOBITS {
+		t.Errorf(".bss.A: %+v, want NOBITS", s)
+	}
+}
