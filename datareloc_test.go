@@ -202,3 +202,37 @@ char _license[] __attribute__((section("license"))) = "GPL";
 		t.Errorf(".bss.A: %+v, want NOBITS", s)
 	}
 }
+
+// The address of a kernel function (bpf_ksym_exists(kfunc)) is an
+// ld_imm64 with an R_BPF_64_64 relocation against its undefined symbol,
+// as clang emits it; the kfunc's BTF FUNC is in DATASEC .ksyms.
+func TestKfuncAddress(t *testing.T) {
+	src := `
+struct task_struct;
+extern struct task_struct *bpf_task_acquire(struct task_struct *p) __attribute__((section(".ksyms"), weak));
+__attribute__((section("syscall"))) int p(void *ctx) { return bpf_task_acquire ? 1 : 2; }
+char _license[] __attribute__((section("license"))) = "GPL";
+`
+	res, err := Compile("kaddr.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.NewFile(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	raw, err := f.Section(".relsyscall").Data()
+	if err != nil || len(raw) != 16 {
+		t.Fatalf(".relsyscall: %d bytes, %v; want one relocation", len(raw), err)
+	}
+	info := binary.LittleEndian.Uint64(raw[8:])
+	s := syms[info>>32-1]
+	if info&0xffffffff != 1 || s.Name != "bpf_task_acquire" || s.Section != elf.SHN_UNDEF || elf.ST_BIND(s.Info) != elf.STB_WEAK {
+		t.Errorf("relocation type %d against %s (section %v, bind %v), want R_BPF_64_64 against the weak undefined bpf_task_acquire", info&0xffffffff, s.Name, s.Section, elf.ST_BIND(s.Info))
+	}
+	if !strings.Contains(res.Listing, "bpf_task_acquire") {
+		t.Errorf("listing does not name the kfunc:\n%s", res.Listing)
+	}
+}
+

@@ -207,6 +207,15 @@ func (w *writer) resolveLoad(ins *asm.Instruction, ref string, fl *funcLayout, s
 		r.sym = w.externs[ref].sym
 		ins.Src = 0
 
+	case w.kfuncs[ref] != nil:
+		// The address of a kernel function (bpf_ksym_exists): the loader
+		// fills it in, 0 when a __weak one is missing.
+		if ins.Constant != 0 {
+			return invalid("kfunc %q addressed at offset %d", ref, ins.Constant)
+		}
+		r.sym = w.kfuncs[ref]
+		ins.Src = 0
+
 	case w.funcs[ref] != nil:
 		return invalid("ld_imm64 of function %q without src_reg BPF_PSEUDO_FUNC", ref)
 
