@@ -97,7 +97,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		if mp == nil {
 			continue
 		}
-		om := &obj.Map{Name: mp.Name, Static: mp.Static, BTF: mp.BTF, Tags: mp.Tags}
+		om := &obj.Map{Name: mp.Name, Static: mp.Static, BTF: mp.BTF, Tags: mp.Tags, Extern: mp.Extern, Weak: mp.Weak}
 		for _, in := range mp.Inner {
 			om.Inner = append(om.Inner, obj.MapInit{Off: in.Off, Sym: in.Sym})
 		}

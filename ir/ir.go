@@ -349,7 +349,9 @@ type Global struct {
 	// Tags are the variable's btf_decl_tag attributes.
 	Tags []string
 	// Extern marks a variable the loader provides (Section ".kconfig" or
-	// ".ksyms"); Weak lets it stay undefined.
+	// ".ksyms") or, with Section "", one another object defines, which the
+	// BPF static linker resolves. Weak lets an extern stay undefined, and
+	// a definition be overridden by another object's (STB_WEAK).
 	Extern, Weak bool
 	// Relocs are the addresses inside Init: a struct_ops map's function
 	// pointers, pointers to other globals or string literals.
@@ -379,6 +381,10 @@ type Map struct {
 	Pos   Pos
 	// Tags are the map variable's btf_decl_tag attributes.
 	Tags []string
+	// Extern marks a map another object defines (`extern T m
+	// SEC(".maps")`), for the BPF static linker. Weak lets an extern stay
+	// undefined, and a definition be overridden by another object's.
+	Extern, Weak bool
 }
 
 // MapInit is one relocation inside a map definition.

@@ -65,7 +65,8 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		btf:         newBTFConv(),
 		ksymFuncs:   map[string]bool{},
 
-		dataFuncRefs: map[string]*cc.Declarator{},
+		dataFuncRefs:  map[string]*cc.Declarator{},
+		linkerExterns: map[*cc.Declarator]*cc.InitDeclarator{},
 	}
 }
 
@@ -98,6 +99,9 @@ type lowerer struct {
 	progRefs []progRef
 	// dataFuncRefs are the functions whose addresses initialise globals.
 	dataFuncRefs map[string]*cc.Declarator
+	// linkerExterns are the extern declarations of variables and maps
+	// without .kconfig/.ksyms, which the BPF static linker resolves.
+	linkerExterns map[*cc.Declarator]*cc.InitDeclarator
 }
 
 // progRef is one `[i] = &prog` in a program array's .values.
@@ -309,6 +313,23 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 			l.dataVar(d, id, name, static, sec)
 		}
 		l.tagVar(d, name, declTags(d.Type().Attributes(), id.AttributeSpecifierList))
+		if a := d.Type().Attributes(); hasAttr(a, "weak") || listHasAttr(id.AttributeSpecifierList, "weak") {
+			l.weakVar(d, name)
+		}
+	}
+}
+
+// weakVar marks the map or global named name __weak: an STB_WEAK symbol,
+// which another object's definition overrides in the BPF static linker.
+func (l *lowerer) weakVar(d *cc.Declarator, name string) {
+	for _, mp := range l.m.Maps {
+		if mp.Name == name {
+			mp.Weak = true
+			return
+		}
+	}
+	if g := l.globals[d]; g != nil && g.g != nil {
+		g.g.Weak = true
 	}
 }
 
@@ -364,6 +385,9 @@ func (l *lowerer) externVar(d *cc.Declarator, id *cc.InitDeclarator) {
 	attrs := d.Type().Attributes()
 	sec := sectionOf(attrs, id.AttributeSpecifierList)
 	if sec != ".kconfig" && sec != ".ksyms" {
+		// Data another object defines, for the BPF static linker:
+		// created when the code uses it, unless the file defines it.
+		l.linkerExterns[d] = id
 		return
 	}
 	if _, ok := l.globals[d]; ok {

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -393,4 +394,37 @@ func (l *lowerer) externFuncRefs() {
 			}
 		}
 	}
+}
+
+// linkerExtern is the global for an extern variable or map declared but
+// not defined in this file, which the BPF static linker (bpftool gen
+// object) resolves against another object: an undefined symbol, as with
+// clang. It is nil when d is no such declaration or the file defines it.
+func (l *lowerer) linkerExtern(d *cc.Declarator) *global {
+	id, ok := l.linkerExterns[d]
+	if !ok {
+		return nil
+	}
+	if g := l.globalNames[d.Name()]; g != nil {
+		return g
+	}
+	attrs := d.Type().Attributes()
+	weak := hasAttr(attrs, "weak") || listHasAttr(id.AttributeSpecifierList, "weak")
+	t := d.Type()
+	g := &global{name: d.Name(), typ: t}
+	if sectionOf(attrs, id.AttributeSpecifierList) == ".maps" {
+		bt, isStruct := btf.UnderlyingType(l.btf.typ(t)).(*btf.Struct)
+		if !isStruct {
+			l.errorf(d, "map %q in SEC(\".maps\") must be a struct", d.Name())
+			return nil
+		}
+		g.isMap = true
+		l.m.Maps = append(l.m.Maps, &ir.Map{Name: d.Name(), BTF: bt, Pos: l.pos(d), Extern: true, Weak: weak})
+	} else {
+		g.g = &ir.Global{Name: d.Name(), Size: int(typeSize(t)), Align: align(t), BTF: l.btf.typ(t), Pos: l.pos(d), Extern: true, Weak: weak}
+		l.m.Globals = append(l.m.Globals, g.g)
+	}
+	l.globals[d] = g
+	l.globalNames[d.Name()] = g
+	return g
 }

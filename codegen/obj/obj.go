@@ -82,6 +82,11 @@ type Map struct {
 	// Inner holds map-in-map initialisers (relocations inside .maps).
 	Inner []MapInit
 	Tags  []string // btf_decl_tag attributes
+	// Extern marks a map another object defines, for the BPF static
+	// linker: an undefined symbol and a VAR of extern linkage in DATASEC
+	// ".maps" (offset 0), as clang writes it. Weak lets an extern stay
+	// undefined, and makes a definition's symbol STB_WEAK.
+	Extern, Weak bool
 }
 
 // MapInit places a pointer to map Sym at byte offset Off of the definition.
@@ -119,6 +124,7 @@ type Var struct {
 	Offset int
 	Size   int
 	Static bool
+	Weak   bool // STB_WEAK: another object's definition wins at link time
 	BTF    btf.Type
 	Tags   []string // btf_decl_tag attributes
 }
@@ -203,8 +209,10 @@ func members(t btf.Type) []btf.Member {
 
 // Extern is a variable the loader provides: a Kconfig value (section
 // ".kconfig": LINUX_KERNEL_VERSION, CONFIG_*) or a kernel symbol's address
-// (".ksyms"). Code reaches it through ld_imm64 with a relocation against
-// an undefined symbol; BTF describes it in a DATASEC of that name.
+// (".ksyms"); or, with Section "", one another object defines, which the
+// BPF static linker resolves. Code reaches it through ld_imm64 with a
+// relocation against an undefined symbol; BTF describes it in a DATASEC of
+// its section name (none for Section "").
 type Extern struct {
 	Name    string
 	Section string

@@ -166,13 +166,19 @@ func (w *writer) coreRelocs(b *btf.Builder) (map[*progSection][]coreRec, error) 
 
 // addMapsBTF adds DATASEC ".maps" with one VAR per map.
 func (w *writer) addMapsBTF(b *btf.Builder) error {
-	if w.mapsSec == nil {
+	if len(w.mapList) == 0 {
 		return nil
 	}
-	ds := &btf.Datasec{Name: ".maps", Size: uint32(len(w.mapsSec.data))}
+	ds := &btf.Datasec{Name: ".maps"}
+	if w.mapsSec != nil {
+		ds.Size = uint32(len(w.mapsSec.data))
+	}
 	for _, ml := range w.mapList {
 		v := &btf.Var{Name: ml.m.Name, Type: btf.Copy(ml.m.BTF), Linkage: btf.GlobalVar}
-		if ml.m.Static {
+		switch {
+		case ml.m.Extern:
+			v.Linkage = btf.ExternVar
+		case ml.m.Static:
 			v.Linkage = btf.StaticVar
 		}
 		v.Tags = slices.Clone(ml.m.Tags)
@@ -348,6 +354,14 @@ func (w *writer) addExternBTF(b *btf.Builder) error {
 	for _, e := range w.o.Externs {
 		if e.BTF == nil {
 			return invalid("extern %s: no BTF type", e.Name)
+		}
+		if e.Section == "" {
+			// Defined by another object: the VAR alone, as clang writes it.
+			v := &btf.Var{Name: e.Name, Type: btf.Copy(e.BTF), Linkage: btf.ExternVar}
+			if _, err := b.Add(v); err != nil {
+				return fmt.Errorf("extern %s: %w", e.Name, err)
+			}
+			continue
 		}
 		ds := secs[e.Section]
 		if ds == nil {

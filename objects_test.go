@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
 )
 
 // dataRelocs lists an object's R_BPF_64_ABS64 relocations of section sec
@@ -236,3 +237,76 @@ char _license[] __attribute__((section("license"))) = "GPL";
 	}
 }
 
+// Externs for the BPF static linker (bpftool gen object): variables and
+// maps another object defines are undefined symbols, VARs of extern
+// linkage (maps' in DATASEC .maps), as clang writes them; __weak
+// definitions are STB_WEAK symbols, which another object's definition
+// overrides.
+func TestLinkerExterns(t *testing.T) {
+	src := `
+struct mapdef { int (*type)[2]; int (*max_entries)[4]; int *key; int *value; };
+extern struct mapdef other_map __attribute__((section(".maps")));
+struct mapdef weak_map __attribute__((section(".maps"), weak));
+extern int other_var;
+extern int maybe_var __attribute__((weak));
+int weak_var __attribute__((weak)) = 3;
+int defined_later_var;
+extern int defined_later_var;
+static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *)1;
+__attribute__((section("xdp"))) int prog(void *ctx) {
+	int k = 0;
+	return (bpf_map_lookup_elem(&other_map, &k) != 0) + (bpf_map_lookup_elem(&weak_map, &k) != 0) +
+		other_var + maybe_var + weak_var + defined_later_var;
+}
+char _license[] __attribute__((section("license"))) = "GPL";
+`
+	res, err := Compile("link.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.NewFile(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	got := map[string]string{}
+	for _, s := range syms {
+		sec := "undef"
+		if s.Section != elf.SHN_UNDEF {
+			sec = f.Sections[s.Section].Name
+		}
+		got[s.Name] = fmt.Sprintf("%v %v %s", elf.ST_BIND(s.Info), elf.ST_TYPE(s.Info), sec)
+	}
+	want := map[string]string{
+		"other_map":         "STB_GLOBAL STT_NOTYPE undef",
+		"weak_map":          "STB_WEAK STT_OBJECT .maps",
+		"other_var":         "STB_GLOBAL STT_NOTYPE undef",
+		"maybe_var":         "STB_WEAK STT_NOTYPE undef",
+		"weak_var":          "STB_WEAK STT_OBJECT .data",
+		"defined_later_var": "STB_GLOBAL STT_OBJECT .bss",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("symbol %s: %q, want %q", name, got[name], w)
+		}
+	}
+	spec, err := btf.LoadSpecFromReader(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var maps *btf.Datasec
+	if err := spec.TypeByName(".maps", &maps); err != nil {
+		t.Fatal(err)
+	}
+	linkage := map[string]btf.VarLinkage{}
+	for _, v := range maps.Vars {
+		linkage[v.Type.TypeName()] = v.Type.(*btf.Var).Linkage
+	}
+	if linkage["other_map"] != btf.ExternVar || linkage["weak_map"] != btf.GlobalVar {
+		t.Errorf(".maps linkage %v", linkage)
+	}
+	var v *btf.Var
+	if err := spec.TypeByName("other_var", &v); err != nil || v.Linkage != btf.ExternVar {
+		t.Errorf("VAR other_var: %v %v, want extern linkage", v, err)
+	}
+}
