@@ -211,7 +211,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	}
 	// Structs and unions passed or returned by value travel as pointers to
 	// copies (see byValue); a program's own signature cannot change.
-	program := sectionOf(d.Type().Attributes(), nil) != ""
+	program := sectionOf(d.Type().Attributes(), nil) != "" && !alwaysInlineStatic(d)
 	if isAggregate(ft.Result()) {
 		if program {
 			l.errorf(d, "program %q returns a %s; BPF programs return an integer", name, typeName(ft.Result()))
@@ -237,7 +237,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	// A static always-inline function is never a program: libbpf's
 	// BPF_KPROBE-style macros give the inner function the program's type
 	// through typeof(), section attribute included.
-	if sec := sectionOf(attrs, nil); sec != "" && !(f.Static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())) {
+	if sec := sectionOf(attrs, nil); sec != "" && !alwaysInlineStatic(d) {
 		f.Section = sec
 		if !knownSection(sec) {
 			// As with clang, the section is the program's own business:
@@ -254,6 +254,15 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	fi.f = f
 	l.funcs[name] = fi
 	l.order = append(l.order, fi)
+}
+
+// alwaysInlineStatic reports a static inline or always-inline function:
+// never a program, even with a section attribute (BPF_PROG-style macros
+// give the inner function the program's type through typeof()).
+func alwaysInlineStatic(d *cc.Declarator) bool {
+	attrs := d.Type().Attributes()
+	static := d.Linkage() != cc.External || d.IsStatic()
+	return static && (d.IsInline() || attrs != nil && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline")))
 }
 
 // collectDecl handles a declaration at file scope (fn == nil) or a static

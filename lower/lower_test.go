@@ -237,3 +237,16 @@ func TestDataSections(t *testing.T) {
 		}
 	}
 }
+
+// A static always-inline function that has a program's section through
+// typeof() (BPF_PROG2's inner function) is no program: it may take a
+// struct by value.
+func TestInlineFunctionWithSectionTakesStruct(t *testing.T) {
+	_, err := lowerSource(t, `struct pair { int a, b; };
+__attribute__((section("fentry/f"))) int prog(unsigned long long *ctx);
+static inline __attribute__((always_inline)) typeof(prog(0)) inner(unsigned long long *ctx, struct pair p) { return p.a + p.b; }
+int prog(unsigned long long *ctx) { struct pair p = { (int)ctx[0], 2 }; return inner(ctx, p); }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
