@@ -239,9 +239,9 @@ char _license[] __attribute__((section("license"))) = "GPL";
 
 // Externs for the BPF static linker (bpftool gen object): variables and
 // maps another object defines are undefined symbols, VARs of extern
-// linkage (maps' in DATASEC .maps), as clang writes them; __weak
+// linkage (maps' in DATASEC .maps), as clang writes them; __weak variable
 // definitions are STB_WEAK symbols, which another object's definition
-// overrides.
+// overrides (maps' stay global, which cilium/ebpf requires).
 func TestLinkerExterns(t *testing.T) {
 	src := `
 struct mapdef { int (*type)[2]; int (*max_entries)[4]; int *key; int *value; };
@@ -279,7 +279,7 @@ char _license[] __attribute__((section("license"))) = "GPL";
 	}
 	want := map[string]string{
 		"other_map":         "STB_GLOBAL STT_NOTYPE undef",
-		"weak_map":          "STB_WEAK STT_OBJECT .maps",
+		"weak_map":          "STB_GLOBAL STT_OBJECT .maps", // cilium/ebpf refuses weak maps
 		"other_var":         "STB_GLOBAL STT_NOTYPE undef",
 		"maybe_var":         "STB_WEAK STT_NOTYPE undef",
 		"weak_var":          "STB_WEAK STT_OBJECT .data",

@@ -85,7 +85,7 @@ type Map struct {
 	// Extern marks a map another object defines, for the BPF static
 	// linker: an undefined symbol and a VAR of extern linkage in DATASEC
 	// ".maps" (offset 0), as clang writes it. Weak lets an extern stay
-	// undefined, and makes a definition's symbol STB_WEAK.
+	// undefined (a weak definition keeps STB_GLOBAL: see addSymbols).
 	Extern, Weak bool
 }
 

@@ -266,8 +266,11 @@ func (w *writer) addSymbols() error {
 		if ml.m.Extern {
 			continue // undefined: with the externs
 		}
+		// A __weak map definition stays STB_GLOBAL, unlike clang's:
+		// cilium/ebpf (and so --load) refuses references to weak maps,
+		// and usdt.bpf.h's maps are __weak.
 		ml.sym = w.file.addSymbol(&symbol{
-			name: ml.m.Name, bind: bindOfWeak(ml.m.Static, ml.m.Weak), typ: elf.STT_OBJECT,
+			name: ml.m.Name, bind: bindOf(ml.m.Static), typ: elf.STT_OBJECT,
 			sec: w.mapsSec, value: ml.off, size: ml.size,
 		})
 	}
