@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/btf"
@@ -150,10 +151,26 @@ func Compile(path string, opts Options) (res *Result, err error) {
 }
 
 // ciliumCannotRead names what in o cilium/ebpf does not read, or "":
-// typed __ksym variables (it takes only `extern const void NAME __ksym;`)
-// and __weak externs.
+// typed __ksym variables (it takes only `extern const void NAME __ksym;`),
+// __weak externs, externs for the BPF static linker, and data in sections
+// other than .data*, .rodata*, .bss*
+// and .struct_ops.link (.struct_ops, an arena's .addr_space.1, ...).
 func ciliumCannotRead(o *obj.Object) string {
+	for _, ds := range o.Data {
+		n := ds.Name
+		if n != ".bss" && n != ".struct_ops.link" && !strings.HasPrefix(n, ".data") && !strings.HasPrefix(n, ".rodata") {
+			return fmt.Sprintf("variables in section %q", n)
+		}
+	}
+	for _, m := range o.Maps {
+		if m.Extern {
+			return fmt.Sprintf("extern map %q (for the BPF static linker)", m.Name)
+		}
+	}
 	for _, e := range o.Externs {
+		if e.Section == "" {
+			return fmt.Sprintf("extern variable %q (for the BPF static linker)", e.Name)
+		}
 		if _, void := e.BTF.(*btf.Void); e.Section == ".ksyms" && !void {
 			return fmt.Sprintf("__ksym variable %q has a type", e.Name)
 		}

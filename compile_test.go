@@ -86,7 +86,7 @@ func TestInputLimitsAndMistakes(t *testing.T) {
 	big.WriteString("return x; }\n" + tail)
 	cases := []struct{ name, src, want string }{
 		{"too many values", big.String(), "too large for bpfcc"},
-		{"data in a code section", head + "int x __attribute__((section(\"foo\"))) = 1;\n" + tail, "global data must be in"},
+		{"data in a code section", head + "int x __attribute__((section(\"socket\"))) = 1;\n__attribute__((section(\"socket\"))) int p(struct __sk_buff *s) { return x; }\n" + tail, "which holds program code"},
 		{"unknown map member", head + "#include <bpf/bpf_helpers.h>\nstruct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); int bogus; } m SEC(\".maps\");\n" + tail, `member "bogus"`},
 		{"unterminated at EOF", head + "int *", "unexpected end of file"},
 	}

@@ -100,7 +100,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		if mp == nil {
 			continue
 		}
-		om := &obj.Map{Name: mp.Name, Static: mp.Static, BTF: mp.BTF, Tags: mp.Tags}
+		om := &obj.Map{Name: mp.Name, Static: mp.Static, BTF: mp.BTF, Tags: mp.Tags, Extern: mp.Extern, Weak: mp.Weak}
 		for _, in := range mp.Inner {
 			om.Inner = append(om.Inner, obj.MapInit{Off: in.Off, Sym: in.Sym})
 		}
@@ -110,7 +110,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
 	for _, k := range m.Kfuncs {
-		out.Kfuncs = append(out.Kfuncs, &obj.Kfunc{Name: k.Name, BTF: k.BTF, Weak: k.Weak})
+		out.Kfuncs = append(out.Kfuncs, &obj.Kfunc{Name: k.Name, BTF: k.BTF, Weak: k.Weak, Plain: k.Plain})
 	}
 	for _, g := range m.Globals {
 		if g != nil && g.Extern {

@@ -117,6 +117,11 @@ func callCounts(m *ir.Module) map[string]int {
 func dropUnused(m *ir.Module) {
 	for {
 		refs := map[string]bool{}
+		for _, g := range m.Globals {
+			for _, r := range g.Relocs {
+				refs[r.Sym] = true
+			}
+		}
 		for _, f := range m.Funcs {
 			for _, b := range f.Blocks {
 				for _, in := range b.Instrs {

@@ -384,8 +384,23 @@ type Global struct {
 	// Tags are the variable's btf_decl_tag attributes.
 	Tags []string
 	// Extern marks a variable the loader provides (Section ".kconfig" or
-	// ".ksyms"); Weak lets it stay undefined.
+	// ".ksyms") or, with Section "", one another object defines, which the
+	// BPF static linker resolves. Weak lets an extern stay undefined, and
+	// a definition be overridden by another object's (STB_WEAK).
 	Extern, Weak bool
+	// Relocs are the addresses inside Init: a struct_ops map's function
+	// pointers, pointers to other globals or string literals.
+	Relocs []DataReloc
+}
+
+// DataReloc says that the 8 bytes at Off of a global's contents hold the
+// address of Sym (a function, global, map or extern) plus Addend: an
+// R_BPF_64_ABS64 relocation, which libbpf reads for struct_ops maps and
+// the BPF static linker resolves.
+type DataReloc struct {
+	Off    int
+	Sym    string
+	Addend int64
 }
 
 // Map is a map definition in ".maps". BTF is the anonymous struct of
@@ -401,6 +416,10 @@ type Map struct {
 	Pos   Pos
 	// Tags are the map variable's btf_decl_tag attributes.
 	Tags []string
+	// Extern marks a map another object defines (`extern T m
+	// SEC(".maps")`), for the BPF static linker. Weak lets an extern stay
+	// undefined, and a definition be overridden by another object's.
+	Extern, Weak bool
 }
 
 // MapInit is one relocation inside a map definition.
@@ -441,4 +460,8 @@ type Kfunc struct {
 	BTF  *btf.Func // linkage extern
 	Weak bool
 	Pos  Pos
+	// Plain marks a function declared extern without __ksym, whose address
+	// the program takes: an undefined symbol for the BPF static linker,
+	// outside DATASEC ".ksyms" (as clang emits it).
+	Plain bool
 }

@@ -131,6 +131,9 @@ func (m *Module) String() string {
 		if len(g.Init) > 0 {
 			fmt.Fprintf(&sb, " init %x", g.Init)
 		}
+		for _, r := range g.Relocs {
+			fmt.Fprintf(&sb, " addr@%d=%s%+d", r.Off, r.Sym, r.Addend)
+		}
 		sb.WriteString("\n")
 	}
 	for _, f := range m.Funcs {

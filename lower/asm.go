@@ -350,9 +350,12 @@ func (fl *fnLowerer) constObjectBytes(e cc.ExpressionNode) ([]byte, bool) {
 		return nil, false
 	}
 	t := cl.TypeName.Type()
-	buf := make([]byte, typeSize(t))
-	fl.l.constInit(buf, 0, t, &cc.Initializer{Case: cc.InitializerInitList, InitializerList: cl.InitializerList})
-	return buf, true
+	img := &dataImage{buf: make([]byte, typeSize(t))}
+	fl.l.constInit(img, 0, t, &cc.Initializer{Case: cc.InitializerInitList, InitializerList: cl.InitializerList})
+	if len(img.relocs) > 0 {
+		return nil, false // an address is no instruction immediate
+	}
+	return img.buf, true
 }
 
 func stripParens(e cc.ExpressionNode) cc.ExpressionNode {

@@ -325,8 +325,7 @@ func (fl *fnLowerer) noteReserve(target cc.Type, e cc.ExpressionNode) {
 func (fl *fnLowerer) funcAddr(n cc.Node, d *cc.Declarator, t cc.Type) value {
 	fi := fl.l.funcs[d.Name()]
 	if fi == nil {
-		fl.l.errorf(n, "function %q is not defined in this file: a callback must be a function of the program", d.Name())
-		return value{op: ir.Imm(0), t: t}
+		return fl.externFuncAddr(d, t)
 	}
 	if fi.f.Section != "" && fi.f.Section != ".text" {
 		fl.l.errorf(n, "BPF program %q (section %q) cannot be used as a callback", fi.name, fi.f.Section)
@@ -378,6 +377,27 @@ func (l *lowerer) kfunc(d *cc.Declarator, ft *cc.FunctionType) {
 	}
 	fn := &btf.Func{Name: d.Name(), Type: l.btf.proto(ft), Linkage: btf.ExternFunc}
 	attrs := d.Type().Attributes()
-	weak := hasAttr(attrs, "weak") || attrs.Weak()
+	weak := attrs != nil && (hasAttr(attrs, "weak") || attrs.Weak())
 	l.m.Kfuncs = append(l.m.Kfuncs, &ir.Kfunc{Name: d.Name(), BTF: fn, Weak: weak, Pos: l.pos(d)})
+}
+
+// externFuncAddr is the address of a function declared but not defined
+// here, a kfunc (bpf_ksym_exists(kfunc)) or one the static linker
+// resolves: ld_imm64 with a relocation against its undefined symbol, as
+// clang emits it. The loader writes the kfunc's BTF id there, or 0 for a
+// missing __weak one.
+func (fl *fnLowerer) externFuncAddr(d *cc.Declarator, t cc.Type) value {
+	ft, ok := d.Type().(*cc.FunctionType)
+	if !ok {
+		return value{op: ir.Imm(0), t: t}
+	}
+	fl.l.kfunc(d, ft)
+	for _, k := range fl.l.m.Kfuncs {
+		if k.Name == d.Name() && !fl.l.ksymFuncs[d.Name()] {
+			k.Plain = true
+		}
+	}
+	r := fl.tmp()
+	fl.emit(&ir.Instr{Op: ir.OpSymAddr, Dst: r, Sym: d.Name()})
+	return value{op: ir.R(r), t: t}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
+	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -29,31 +30,36 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 		l.errorf(d, "variable %q is %d bytes; bpfcc limits global data to %d bytes (it lives in one map value, loaded into the kernel)", d.Name(), size, MaxGlobalSize)
 		return
 	}
-	buf := make([]byte, size)
+	img := &dataImage{buf: make([]byte, size)}
 	if id.Initializer != nil {
-		l.constInit(buf, 0, t, id.Initializer)
+		l.constInit(img, 0, t, id.Initializer)
 	}
-	if sec != "" && !strings.HasPrefix(sec, ".data") && !strings.HasPrefix(sec, ".rodata") && !strings.HasPrefix(sec, ".bss") {
-		l.errorf(d, "variable %q in section %q: global data must be in .data*, .rodata* or .bss* (maps go in \".maps\")", d.Name(), sec)
+	buf := img.buf
+	if reservedDataSection(sec) {
+		l.errorf(d, "variable %q in section %q: the section is reserved for the loader's own contents (maps go in \".maps\")", d.Name(), sec)
 		return
 	}
 	if sec == "" {
 		switch {
 		case d.IsConst() || isConstType(t):
 			sec = ".rodata"
-		case !allZero(buf):
+		case !allZero(buf) || len(img.relocs) > 0:
 			sec = ".data"
 		default:
 			sec = ".bss"
 		}
+	}
+	if len(img.relocs) > 0 && isBSSSection(sec) {
+		l.errorf(d, "variable %q in section %q holds addresses; a .bss section has no contents to put them in", d.Name(), sec)
+		return
 	}
 	if prev := l.globalNames[name]; prev != nil && prev.g.Static == static {
 		// A tentative definition repeated (int x; int x = 1;): one object,
 		// the initialised definition wins.
 		l.globals[d] = prev
 		if id.Initializer != nil && !strings.HasPrefix(prev.g.Section, ".rodata") {
-			prev.g.Init = buf
-			if strings.HasPrefix(prev.g.Section, ".bss") && !allZero(buf) {
+			prev.g.Init, prev.g.Relocs = buf, img.relocs
+			if strings.HasPrefix(prev.g.Section, ".bss") && (!allZero(buf) || len(img.relocs) > 0) {
 				prev.g.Section = ".data"
 			}
 		}
@@ -67,8 +73,8 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 	if a := d.Type().Attributes(); a != nil && a.Aligned() > 0 {
 		g.Align = max(g.Align, int(a.Aligned()))
 	}
-	if !strings.HasPrefix(sec, ".bss") {
-		g.Init = buf
+	if !isBSSSection(sec) {
+		g.Init, g.Relocs = buf, img.relocs
 	}
 	gl := &global{name: name, typ: t, g: g}
 	l.globals[d] = gl
@@ -80,7 +86,10 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 
 func isConstType(t cc.Type) bool {
 	if t.Kind() == cc.Array {
-		if a := elemType(t).Attributes(); a != nil && a.IsConst() {
+		// cc reports the element of `const char *a[]` as a const
+		// pointer: a pointer element's qualifiers are left to the
+		// declarator's IsConst, which gets them right.
+		if e := elemType(t); !isPtr(e) && e.Attributes() != nil && e.Attributes().IsConst() {
 			return true
 		}
 	}
@@ -111,27 +120,52 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// constInit evaluates a static initializer into buf at off.
-func (l *lowerer) constInit(buf []byte, off int64, t cc.Type, ini *cc.Initializer) {
+// reservedDataSection reports section names a variable may not use: the
+// loaders read them as maps, license, externs or debug information.
+func reservedDataSection(sec string) bool {
+	switch sec {
+	case "", ".data", ".rodata", ".bss":
+		return false
+	case ".text", ".kconfig", ".ksyms", ".symtab", ".strtab", ".shstrtab":
+		return true
+	}
+	for _, p := range []string{".rel", ".BTF", ".debug"} {
+		if strings.HasPrefix(sec, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBSSSection reports a section of zero-initialised data without file
+// contents (clang's rule: the name says .bss).
+func isBSSSection(sec string) bool { return sec == ".bss" || strings.HasPrefix(sec, ".bss.") }
+
+// constInit evaluates a static initializer into img at off.
+func (l *lowerer) constInit(img *dataImage, off int64, t cc.Type, ini *cc.Initializer) {
 	if ini.Case == cc.InitializerExpr {
-		l.constLeaf(buf, off, t, nil, ini.AssignmentExpression)
+		l.constLeaf(img, off, t, nil, ini.AssignmentExpression)
 		return
 	}
 	if !isAggregate(t) {
 		if list := ini.InitializerList; list != nil && list.Initializer != nil {
-			l.constInit(buf, off, t, list.Initializer)
+			l.constInit(img, off, t, list.Initializer)
 		}
 		return
 	}
-	for _, x := range initLeaves(ini.InitializerList) {
+	l.constList(img, off, ini.InitializerList)
+}
+
+// constList evaluates the braced initializer list of an aggregate at off.
+func (l *lowerer) constList(img *dataImage, off int64, list *cc.InitializerList) {
+	for _, x := range initLeaves(list) {
 		esz := typeSize(x.t)
 		if x.reset {
-			lo := max(off+x.off, 0)
-			clear(buf[min(lo, int64(len(buf))):min(lo+esz, int64(len(buf)))])
+			img.clearRange(off+x.off, off+x.off+esz)
 			continue
 		}
 		for k := int64(0); k < x.n; k++ {
-			l.constLeaf(buf, off+x.off+k*esz, x.t, x.field, x.e)
+			l.constLeaf(img, off+x.off+k*esz, x.t, x.field, x.e)
 		}
 	}
 }
@@ -158,19 +192,34 @@ func stringBytes(v cc.Value) ([]byte, bool) {
 	return nil, false
 }
 
-func (l *lowerer) constLeaf(buf []byte, off int64, t cc.Type, f *cc.Field, e cc.ExpressionNode) {
+func (l *lowerer) constLeaf(img *dataImage, off int64, t cc.Type, f *cc.Field, e cc.ExpressionNode) {
+	buf := img.buf
 	if s, ok := stringBytes(e.Value()); ok && t.Kind() == cc.Array {
 		n := min(int64(len(s)), typeSize(t))
 		copy(buf[off:off+n], s)
 		return
 	}
-	c, ok := constValue(e)
+	if cl, ok := bare(e).(*cc.PostfixExpression); ok && cl.Case == cc.PostfixExpressionComplit && isAggregate(t) {
+		// A compound literal of the member's type: its initializer
+		// list, in place.
+		img.clearRange(off, off+typeSize(t))
+		l.constList(img, off, cl.InitializerList)
+		return
+	}
+	if (isPtr(t) || scalarSize(t) == 8) && (f == nil || !f.IsBitfield()) {
+		// Before staticInt: cc gives &"str"[i] the value of the char.
+		if sym, addend, isAddr := l.addrConst(e); isAddr {
+			img.setReloc(off, sym, addend)
+			return
+		}
+	}
+	c, ok := l.staticInt(e)
 	if !ok {
 		if isFloat(t) || isFloat(e.Type()) {
 			l.errorf(e, "floating point is not supported in BPF programs")
 			return
 		}
-		l.errorf(e, "initializer of a global must be a constant (addresses of other objects need relocations bpfcc does not emit in data)")
+		l.errorf(e, "initializer of a global must be a constant or the address of a function or of an object with static storage")
 		return
 	}
 	if n := l.splitBits(f); n > 0 {
@@ -375,7 +424,7 @@ func (l *lowerer) legacyMap(d *cc.Declarator, id *cc.InitDeclarator, name string
 	t := d.Type()
 	buf := make([]byte, max(typeSize(t), 20))
 	if id.Initializer != nil {
-		l.constInit(buf, 0, t, id.Initializer)
+		l.constInit(&dataImage{buf: buf}, 0, t, id.Initializer)
 	}
 	field := func(n string, def int) uint32 {
 		if st, ok := t.(*cc.StructType); ok {
@@ -405,4 +454,40 @@ func (l *lowerer) legacyMap(d *cc.Declarator, id *cc.InitDeclarator, name string
 	mp := &ir.Map{Name: name, Static: static, BTF: st, Pos: l.pos(d)}
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
 	l.m.Maps = append(l.m.Maps, mp)
+}
+
+// checkDataSections reports variables placed in a section that holds
+// program code (one ELF section cannot be both), and warns about sections
+// libbpf does not read as data: clang accepts any name, a loader with
+// its own conventions may too.
+func (l *lowerer) checkDataSections() {
+	code := map[string]bool{}
+	for _, f := range l.m.Funcs {
+		code[f.Section] = true
+	}
+	for _, g := range l.m.Globals {
+		if g.Extern || g.Section == "" {
+			continue
+		}
+		d := diag.Diagnostic{File: g.Pos.File, Line: g.Pos.Line, Col: g.Pos.Col}
+		switch {
+		case code[g.Section]:
+			d.Msg = fmt.Sprintf("variable %q is in section %q, which holds program code", g.Name, g.Section)
+		case !libbpfDataSection(g.Section):
+			d.Severity = diag.Warning
+			d.Msg = fmt.Sprintf("variable %q is in section %q, which libbpf does not read as data (.data*, .rodata*, .bss*, .struct_ops, .struct_ops.link, .addr_space.1)", g.Name, g.Section)
+		default:
+			continue
+		}
+		l.diags = append(l.diags, d)
+	}
+}
+
+// libbpfDataSection reports the sections libbpf 1.5 turns into maps.
+func libbpfDataSection(sec string) bool {
+	switch sec {
+	case ".struct_ops", ".struct_ops.link", ".addr_space.1":
+		return true
+	}
+	return strings.HasPrefix(sec, ".data") || strings.HasPrefix(sec, ".rodata") || strings.HasPrefix(sec, ".bss")
 }

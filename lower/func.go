@@ -41,10 +41,17 @@ type fnLowerer struct {
 	// preserve counts the __builtin_preserve_access_index calls being
 	// lowered: inside one, every member access is a CO-RE access.
 	preserve int
+	// cleanups are the locals in scope with a cleanup attribute, outermost
+	// first; cleanupOf names their functions while they are declared.
+	cleanups  []cleanupVar
+	cleanupOf map[*cc.Declarator]*cc.Declarator
 }
 
 type loopTargets struct {
 	brk, cont *ir.Block // cont is nil for switch
+	// cleanups is len(fnLowerer.cleanups) where the body starts: a jump
+	// to brk or cont leaves the blocks of the locals after it.
+	cleanups int
 }
 
 // local is a function-scope variable: in a register or in a stack slot.
@@ -70,7 +77,7 @@ func (l *lowerer) lowerFuncs() {
 	done := map[*funcInfo]bool{}
 	var queue []*funcInfo
 	for _, fi := range l.order {
-		if fi.f.Section != "" || !fi.f.Static {
+		if fi.f.Section != "" || !fi.f.Static || l.dataFuncRefs[fi.name] != nil {
 			queue = append(queue, fi)
 			done[fi] = true
 		}
@@ -202,7 +209,7 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 // declareLocal creates storage for a local variable.
 func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 	lv := &local{typ: t}
-	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() {
+	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() && fl.cleanupOf[d] == nil {
 		lv.reg = fl.f.NewReg()
 	} else {
 		size := typeSize(t)

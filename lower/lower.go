@@ -39,9 +39,11 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 		}
 	}()
 	l.collect()
+	l.externFuncRefs()
 	l.lowerFuncs()
 	l.checkRecursion()
 	l.checkProgRefs()
+	l.checkDataSections()
 	l.finish()
 	if l.diags.HasErrors() {
 		return nil, l.diags.Warnings(), l.diags.Errors()
@@ -63,6 +65,9 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		btf:         newBTFConv(),
 		ksymFuncs:   map[string]bool{},
 		pktLoads:    map[string]int{},
+
+		dataFuncRefs:  map[string]*cc.Declarator{},
+		linkerExterns: map[*cc.Declarator]*cc.InitDeclarator{},
 	}
 	l.btf.splitBits = l.splitBits
 	return l
@@ -101,6 +106,11 @@ type lowerer struct {
 	nasm int
 	// progRefs are the functions named in program-array initialisers.
 	progRefs []progRef
+	// dataFuncRefs are the functions whose addresses initialise globals.
+	dataFuncRefs map[string]*cc.Declarator
+	// linkerExterns are the extern declarations of variables and maps
+	// without .kconfig/.ksyms, which the BPF static linker resolves.
+	linkerExterns map[*cc.Declarator]*cc.InitDeclarator
 }
 
 // progRef is one `[i] = &prog` in a program array's .values.
@@ -216,7 +226,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	// A static always-inline function is never a program: libbpf's
 	// BPF_KPROBE-style macros give the inner function the program's type
 	// through typeof(), section attribute included.
-	inlineOnly := static && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline") || d.IsInline())
+	inlineOnly := alwaysInlineStatic(d)
 	program := sectionOf(attrs, nil) != "" && !inlineOnly
 	// More than 5 parameters are fine in a function every call inlines;
 	// codegen refuses what remains a BPF call (see codegen.ArgRegsError).
@@ -248,7 +258,9 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if sec := sectionOf(attrs, nil); program {
 		f.Section = sec
 		if !knownSection(sec) {
-			l.errorf(d, "unknown program section %q for %q; libbpf would not know the program type (e.g. \"xdp\", \"tc\", \"socket\", \"kprobe/FUNC\", \"uprobe/BIN:FUNC\", \"tracepoint/CAT/NAME\")", sec, name)
+			// As with clang, the section is the program's own business:
+			// a loader may know it (custom handlers, an explicit type).
+			l.warnf(d, "unknown program section %q for %q; libbpf derives no program type from it, so the loader must set one", sec, name)
 		}
 	}
 	if attrs.AlwaysInline() || hasAttr(attrs, "always_inline") {
@@ -263,6 +275,15 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	fi.f = f
 	l.funcs[name] = fi
 	l.order = append(l.order, fi)
+}
+
+// alwaysInlineStatic reports a static inline or always-inline function:
+// never a program, even with a section attribute (BPF_PROG-style macros
+// give the inner function the program's type through typeof()).
+func alwaysInlineStatic(d *cc.Declarator) bool {
+	attrs := d.Type().Attributes()
+	static := d.Linkage() != cc.External || d.IsStatic()
+	return static && (d.IsInline() || attrs != nil && (attrs.AlwaysInline() || hasAttr(attrs, "always_inline")))
 }
 
 // collectDecl handles a declaration at file scope (fn == nil) or a static
@@ -325,6 +346,23 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 			l.dataVar(d, id, name, static, sec)
 		}
 		l.tagVar(d, name, declTags(d.Type().Attributes(), id.AttributeSpecifierList))
+		if a := d.Type().Attributes(); hasAttr(a, "weak") || listHasAttr(id.AttributeSpecifierList, "weak") {
+			l.weakVar(d, name)
+		}
+	}
+}
+
+// weakVar marks the map or global named name __weak: an STB_WEAK symbol,
+// which another object's definition overrides in the BPF static linker.
+func (l *lowerer) weakVar(d *cc.Declarator, name string) {
+	for _, mp := range l.m.Maps {
+		if mp.Name == name {
+			mp.Weak = true
+			return
+		}
+	}
+	if g := l.globals[d]; g != nil && g.g != nil {
+		g.g.Weak = true
 	}
 }
 
@@ -380,6 +418,9 @@ func (l *lowerer) externVar(d *cc.Declarator, id *cc.InitDeclarator) {
 	attrs := d.Type().Attributes()
 	sec := sectionOf(attrs, id.AttributeSpecifierList)
 	if sec != ".kconfig" && sec != ".ksyms" {
+		// Data another object defines, for the BPF static linker:
+		// created when the code uses it, unless the file defines it.
+		l.linkerExterns[d] = id
 		return
 	}
 	if _, ok := l.globals[d]; ok {

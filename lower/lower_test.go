@@ -3,6 +3,7 @@ package lower
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,8 +125,10 @@ int __attribute__((section("socket"))) g(void *c) { return f(3); }`, "recursion"
 		{`int f(int n) { int a[n]; a[0] = 1; return a[0]; }`, "variable-length array"},
 		{`static long (*bpf_map_lookup_elem)(void *m, const void *k) = (void *) 1;
 long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of BPF helper"},
-		{`int __attribute__((section("nonsense"))) f(void *c) { return 0; }`, "unknown program section"},
 		{`int f(int x) { return x / 0; }`, "division by zero"},
+		{`int x; void *p __attribute__((section(".bss.p"))) = &x;`, "holds addresses"},
+		{`int v __attribute__((section(".BTF.ext"))) = 1;`, "reserved"},
+		{`int g(void); int v = g();`, "initializer of a global must be a constant or the address"},
 		{`int g(int); int f(int x) { return g(x); }`, "neither a BPF helper nor defined"},
 		{`int f(int x) { asm volatile("r0 = = 1"); return x; }`, "inline asm line 1: unexpected token at \"=\""},
 		{`int f(int x) { asm volatile("%0 += %1" : "+r"(x), "+r"(x) : "r"(x)); return x; }`, "more than one output operand"},
@@ -182,5 +185,69 @@ int __attribute__((section("socket"))) f(void *c) { return CONFIG_HZ; }`)
 	}
 	if n != 1 {
 		t.Errorf("%d externs named CONFIG_HZ, want 1", n)
+	}
+}
+
+// Section names are libbpf's business: a name libbpf knows (its "+" entries
+// also alone or with "/TARGET") lowers silently, any other name with a
+// warning, never an error (clang accepts any section).
+func TestProgramSections(t *testing.T) {
+	known := []string{"freplace", "?freplace", "freplace/f", "tracepoint", "?tracepoint", "sk_reuseport/migrate",
+		"kprobe.session/f*", "raw_tracepoint.w/x", "xdp/devmap", "cgroup/getpeername_unix", "sk_skb/verdict"}
+	unknown := []string{"xdp_drop", "sk_skb1", "tracepointx", "dummy_tracepoint", "cls_test", "abc"}
+	for _, sec := range append(known, unknown...) {
+		src := `int __attribute__((section("` + sec + `"))) f(void *c) { return 0; }`
+		u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(src)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, warns, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+		if err != nil {
+			t.Errorf("%s: %v", sec, err)
+			continue
+		}
+		if got := m.Funcs[0].Section; got != sec {
+			t.Errorf("%s: section %q", sec, got)
+		}
+		warned := strings.Contains(diag.List(warns).Error(), "unknown program section")
+		if want := slices.Contains(unknown, sec); warned != want {
+			t.Errorf("%s: warned %v, want %v (%v)", sec, warned, want, warns)
+		}
+	}
+}
+
+// A variable may live in any section, as with clang; one libbpf does not
+// read as data gets a warning, one libbpf reads (.struct_ops, an arena's
+// .addr_space.1) none.
+func TestDataSections(t *testing.T) {
+	for sec, warn := range map[string]bool{"foo": true, ".struct_ops": false, ".struct_ops.link": false, ".addr_space.1": false, ".data.x": false} {
+		u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`int v __attribute__((section("` + sec + `"))) = 1;`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, warns, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+		if err != nil {
+			t.Errorf("%s: %v", sec, err)
+			continue
+		}
+		if m.Globals[0].Section != sec {
+			t.Errorf("%s: section %q", sec, m.Globals[0].Section)
+		}
+		if got := strings.Contains(diag.List(warns).Error(), "does not read as data"); got != warn {
+			t.Errorf("%s: warned %v, want %v", sec, got, warn)
+		}
+	}
+}
+
+// A static always-inline function that has a program's section through
+// typeof() (BPF_PROG2's inner function) is no program: it may take a
+// struct by value.
+func TestInlineFunctionWithSectionTakesStruct(t *testing.T) {
+	_, err := lowerSource(t, `struct pair { int a, b; };
+__attribute__((section("fentry/f"))) int prog(unsigned long long *ctx);
+static inline __attribute__((always_inline)) typeof(prog(0)) inner(unsigned long long *ctx, struct pair p) { return p.a + p.b; }
+int prog(unsigned long long *ctx) { struct pair p = { (int)ctx[0], 2 }; return inner(ctx, p); }`)
+	if err != nil {
+		t.Fatal(err)
 	}
 }

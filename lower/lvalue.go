@@ -133,6 +133,9 @@ func (fl *fnLowerer) identLvalue(x *cc.PrimaryExpression) lvalue {
 			v := fl.funcAddr(x, d, d.Type().Pointer())
 			return lvalue{t: t, reg: &local{reg: fl.toReg(v), typ: v.t}}
 		}
+		if g := fl.l.linkerExtern(d); g != nil {
+			return lvalue{t: t, sym: g.name, isMap: g.isMap}
+		}
 		if d.IsExtern() {
 			fl.l.errorf(x, "extern variable %q is not defined in this file; BPF objects cannot reference external data", d.Name())
 			return fl.dummy(t)

@@ -2,7 +2,6 @@ package lower
 
 import (
 	"sort"
-	"strings"
 
 	"modernc.org/token"
 )
@@ -46,40 +45,4 @@ var gplOnly = map[string]bool{
 	"bpf_current_task_under_cgroup": true, "bpf_get_func_arg": true, "bpf_get_func_ret": true,
 	"bpf_get_func_arg_cnt": true, "bpf_ima_inode_hash": true, "bpf_ima_file_hash": true,
 	"bpf_timer_init": true, "bpf_timer_set_callback": true, "bpf_timer_start": true, "bpf_timer_cancel": true,
-}
-
-// knownSection reports whether libbpf derives a program type from sec.
-func knownSection(sec string) bool {
-	// A leading '?' asks libbpf not to load the program by default.
-	sec = strings.TrimPrefix(sec, "?")
-	exact := []string{"socket", "sk_reuseport", "kprobe", "kretprobe", "uprobe", "uretprobe", "uprobe.s", "uretprobe.s",
-		"tc", "classifier", "action", "tcx/ingress", "tcx/egress", "netkit/primary", "netkit/peer", "xdp", "xdp.frags",
-		"perf_event", "cgroup_skb/ingress", "cgroup_skb/egress", "cgroup/skb", "cgroup/sock", "cgroup/sock_create",
-		"cgroup/sock_release", "cgroup/post_bind4", "cgroup/post_bind6", "cgroup/dev", "sockops", "sk_skb",
-		"sk_skb/stream_parser", "sk_skb/stream_verdict", "sk_msg", "lirc_mode2", "flow_dissector",
-		"cgroup/bind4", "cgroup/bind6", "cgroup/connect4", "cgroup/connect6", "cgroup/connect_unix",
-		"cgroup/sendmsg4", "cgroup/sendmsg6", "cgroup/sendmsg_unix", "cgroup/recvmsg4", "cgroup/recvmsg6",
-		"cgroup/recvmsg_unix", "cgroup/getpeername4", "cgroup/getpeername6", "cgroup/getsockname4",
-		"cgroup/getsockname6", "cgroup/sysctl", "cgroup/getsockopt", "cgroup/setsockopt", "syscall",
-		"sk_lookup", "struct_ops", "struct_ops.s", "lwt_in", "lwt_out", "lwt_xmit", "lwt_seg6local", "netfilter",
-		"kprobe.multi", "kretprobe.multi", "uprobe.multi", "uretprobe.multi", "usdt", "ksyscall", "kretsyscall",
-		"raw_tp", "raw_tracepoint", "tp_btf", "fentry", "fexit", "fmod_ret", "lsm", "iter", "tc/ingress", "tc/egress"}
-	prefix := []string{"kprobe/", "kretprobe/", "uprobe/", "uretprobe/", "uprobe.s/", "uretprobe.s/", "tracepoint/", "tp/",
-		"raw_tp/", "raw_tracepoint/", "raw_tp.w/", "raw_tracepoint.w/", "tp_btf/", "fentry/", "fexit/", "fmod_ret/",
-		"fentry.s/", "fexit.s/", "fmod_ret.s/", "lsm/", "lsm.s/", "lsm_cgroup/", "iter/", "iter.s/", "xdp/", "xdp.frags/",
-		"struct_ops/", "struct_ops.s/", "kprobe.multi/", "kretprobe.multi/", "uprobe.multi/", "uretprobe.multi/",
-		"uprobe.multi.s/", "uretprobe.multi.s/", "usdt/", "usdt.s/", "ksyscall/", "kretsyscall/", "freplace/",
-		"socket/", "sk_skb/", "sk_msg/", "sk_lookup/", "sockops/", "cgroup_skb/", "cgroup/", "classifier/", "action/",
-		"perf_event/", "syscall/", "tcx/", "netkit/", "lwt_in/", "lwt_out/", "lwt_xmit/", "lwt_seg6local/"}
-	for _, e := range exact {
-		if sec == e {
-			return true
-		}
-	}
-	for _, p := range prefix {
-		if strings.HasPrefix(sec, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -36,7 +36,12 @@ func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
 func (fl *fnLowerer) enterScope() func() {
 	outer := fl.scope
 	fl.scope = &ir.Scope{Parent: outer}
-	return func() { fl.scope = outer }
+	depth := len(fl.cleanups)
+	return func() {
+		fl.runCleanups(depth)
+		fl.cleanups = fl.cleanups[:depth]
+		fl.scope = outer
+	}
 }
 
 func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
@@ -67,9 +72,19 @@ func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
 			fl.l.helpers[d] = 0
 			continue
 		}
+		cleanup := cleanupFunc(id)
+		if cleanup != nil {
+			if fl.cleanupOf == nil {
+				fl.cleanupOf = map[*cc.Declarator]*cc.Declarator{}
+			}
+			fl.cleanupOf[d] = cleanup
+		}
 		lv := fl.declareLocal(d, t)
 		if id.Initializer != nil {
 			fl.initLocal(lv, id.Initializer)
+		}
+		if cleanup != nil {
+			fl.cleanups = append(fl.cleanups, cleanupVar{fn: cleanup, lv: lv, pos: d})
 		}
 	}
 }
@@ -127,12 +142,16 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 	fl.setPos(js)
 	switch js.Case {
 	case cc.JumpStatementGoto:
+		if len(fl.cleanups) > 0 {
+			fl.l.errorf(js, "goto in the scope of a variable with a cleanup attribute is not supported")
+		}
 		fl.jump(fl.labelBlock(js.Token2.SrcStr()))
 	case cc.JumpStatementGotoExpr:
 		fl.l.errorf(js, "computed goto is not supported in BPF")
 	case cc.JumpStatementContinue:
 		for i := len(fl.loops) - 1; i >= 0; i-- {
 			if fl.loops[i].cont != nil {
+				fl.runCleanups(fl.loops[i].cleanups)
 				fl.jump(fl.loops[i].cont)
 				return
 			}
@@ -143,14 +162,18 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 			fl.l.errorf(js, "break outside a loop or switch")
 			return
 		}
+		fl.runCleanups(fl.loops[len(fl.loops)-1].cleanups)
 		fl.jump(fl.loops[len(fl.loops)-1].brk)
 	case cc.JumpStatementReturn:
+		// The value is computed before the cleanups run.
 		if js.ExpressionList == nil {
+			fl.runCleanups(0)
 			fl.emitRet(ir.Imm(0))
 			return
 		}
 		if fl.ret.Kind() == cc.Void {
 			fl.exprVoid(js.ExpressionList)
+			fl.runCleanups(0)
 			fl.emitRet(ir.Imm(0))
 			return
 		}
@@ -158,10 +181,15 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 			// Copy the result to where the caller asked for it.
 			v := fl.rvalue(js.ExpressionList)
 			fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
+			fl.runCleanups(0)
 			fl.emitRet(ir.Imm(0))
 			return
 		}
 		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
+		if len(fl.cleanups) > 0 {
+			v = value{op: ir.R(fl.toReg(v)), t: v.t}
+		}
+		fl.runCleanups(0)
 		fl.emitRet(v.op)
 	}
 }
@@ -229,7 +257,7 @@ func (fl *fnLowerer) switchStmt(ss *cc.SelectionStatement) {
 		return uint64(cases[i].lo) < uint64(cases[j].lo)
 	})
 	fl.dispatch(x, cases, def, w32, signed)
-	fl.loops = append(fl.loops, loopTargets{brk: brk})
+	fl.loops = append(fl.loops, loopTargets{brk: brk, cleanups: len(fl.cleanups)})
 	fl.b = nil
 	fl.stmt(ss.Statement)
 	fl.loops = fl.loops[:len(fl.loops)-1]
@@ -314,7 +342,7 @@ func (fl *fnLowerer) iteration(is *cc.IterationStatement) {
 }
 
 func (fl *fnLowerer) loopBody(s *cc.Statement, brk, cont *ir.Block) {
-	fl.loops = append(fl.loops, loopTargets{brk: brk, cont: cont})
+	fl.loops = append(fl.loops, loopTargets{brk: brk, cont: cont, cleanups: len(fl.cleanups)})
 	fl.stmt(s)
 	fl.loops = fl.loops[:len(fl.loops)-1]
 }

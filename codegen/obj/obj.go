@@ -83,6 +83,11 @@ type Map struct {
 	// Inner holds map-in-map initialisers (relocations inside .maps).
 	Inner []MapInit
 	Tags  []string // btf_decl_tag attributes
+	// Extern marks a map another object defines, for the BPF static
+	// linker: an undefined symbol and a VAR of extern linkage in DATASEC
+	// ".maps" (offset 0), as clang writes it. Weak lets an extern stay
+	// undefined (a weak definition keeps STB_GLOBAL: see addSymbols).
+	Extern, Weak bool
 }
 
 // MapInit places a pointer to map Sym at byte offset Off of the definition.
@@ -100,6 +105,18 @@ type DataSection struct {
 	Bytes []byte
 	Size  int
 	Align int
+	// Relocs are addresses inside Bytes (see DataReloc).
+	Relocs []DataReloc
+}
+
+// DataReloc says that the 8 bytes at section offset Off hold the address of
+// Sym (a function, variable, map, extern or kfunc) plus Addend: an
+// R_BPF_64_ABS64 relocation, with the implicit addend in the contents as
+// clang writes it.
+type DataReloc struct {
+	Off    int
+	Sym    string
+	Addend int64
 }
 
 // Var is a variable inside a data section.
@@ -109,6 +126,7 @@ type Var struct {
 	Size   int
 	Static bool
 	Hidden bool // STV_HIDDEN symbol
+	Weak   bool // STB_WEAK: another object's definition wins at link time
 	BTF    btf.Type
 	Tags   []string // btf_decl_tag attributes
 }
@@ -193,8 +211,10 @@ func members(t btf.Type) []btf.Member {
 
 // Extern is a variable the loader provides: a Kconfig value (section
 // ".kconfig": LINUX_KERNEL_VERSION, CONFIG_*) or a kernel symbol's address
-// (".ksyms"). Code reaches it through ld_imm64 with a relocation against
-// an undefined symbol; BTF describes it in a DATASEC of that name.
+// (".ksyms"); or, with Section "", one another object defines, which the
+// BPF static linker resolves. Code reaches it through ld_imm64 with a
+// relocation against an undefined symbol; BTF describes it in a DATASEC of
+// its section name (none for Section "").
 type Extern struct {
 	Name    string
 	Section string
@@ -209,4 +229,7 @@ type Kfunc struct {
 	Name string
 	BTF  *btf.Func
 	Weak bool
+	// Plain marks an extern function not declared __ksym (its address is
+	// taken, for the BPF static linker): its FUNC is in no DATASEC.
+	Plain bool
 }

@@ -166,13 +166,19 @@ func (w *writer) coreRelocs(b *btf.Builder) (map[*progSection][]coreRec, error) 
 
 // addMapsBTF adds DATASEC ".maps" with one VAR per map.
 func (w *writer) addMapsBTF(b *btf.Builder) error {
-	if w.mapsSec == nil {
+	if len(w.mapList) == 0 {
 		return nil
 	}
-	ds := &btf.Datasec{Name: ".maps", Size: uint32(len(w.mapsSec.data))}
+	ds := &btf.Datasec{Name: ".maps"}
+	if w.mapsSec != nil {
+		ds.Size = uint32(len(w.mapsSec.data))
+	}
 	for _, ml := range w.mapList {
 		v := &btf.Var{Name: ml.m.Name, Type: btf.Copy(ml.m.BTF), Linkage: btf.GlobalVar}
-		if ml.m.Static {
+		switch {
+		case ml.m.Extern:
+			v.Linkage = btf.ExternVar
+		case ml.m.Static:
 			v.Linkage = btf.StaticVar
 		}
 		v.Tags = slices.Clone(ml.m.Tags)
@@ -324,22 +330,38 @@ func (s *btfStrings) finish() ([]byte, error) {
 func (w *writer) addExternBTF(b *btf.Builder) error {
 	secs := map[string]*btf.Datasec{}
 	var order []string
-	if len(w.o.Kfuncs) > 0 {
-		ds := &btf.Datasec{Name: ".ksyms"}
-		secs[ds.Name] = ds
-		order = append(order, ds.Name)
-		for _, k := range w.o.Kfuncs {
-			fn, ok := btf.Copy(k.BTF).(*btf.Func)
-			if !ok {
-				return invalid("kfunc %s: copying BTF", k.Name)
-			}
-			fn.Linkage = btf.ExternFunc
-			ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: fn})
+	for _, k := range w.o.Kfuncs {
+		fn, ok := btf.Copy(k.BTF).(*btf.Func)
+		if !ok {
+			return invalid("kfunc %s: copying BTF", k.Name)
 		}
+		fn.Linkage = btf.ExternFunc
+		if k.Plain {
+			// Not a kernel symbol: the FUNC alone, as clang writes it.
+			if _, err := b.Add(fn); err != nil {
+				return fmt.Errorf("extern function %s: %w", k.Name, err)
+			}
+			continue
+		}
+		ds := secs[".ksyms"]
+		if ds == nil {
+			ds = &btf.Datasec{Name: ".ksyms"}
+			secs[ds.Name] = ds
+			order = append(order, ds.Name)
+		}
+		ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: fn})
 	}
 	for _, e := range w.o.Externs {
 		if e.BTF == nil {
 			return invalid("extern %s: no BTF type", e.Name)
+		}
+		if e.Section == "" {
+			// Defined by another object: the VAR alone, as clang writes it.
+			v := &btf.Var{Name: e.Name, Type: btf.Copy(e.BTF), Linkage: btf.ExternVar}
+			if _, err := b.Add(v); err != nil {
+				return fmt.Errorf("extern %s: %w", e.Name, err)
+			}
+			continue
 		}
 		ds := secs[e.Section]
 		if ds == nil {

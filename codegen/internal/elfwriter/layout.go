@@ -84,6 +84,7 @@ func (w *writer) layoutMaps() error {
 		return nil
 	}
 	var off uint64
+	defined := false
 	for i, m := range w.o.Maps {
 		if m == nil {
 			return invalid("map #%d is nil", i)
@@ -93,6 +94,15 @@ func (w *writer) layoutMaps() error {
 		}
 		if m.BTF == nil {
 			return invalid("map %s: no BTF struct", m.Name)
+		}
+		if m.Extern {
+			if len(m.Inner) > 0 {
+				return invalid("extern map %s has initialisers", m.Name)
+			}
+			ml := &mapLayout{m: m, size: uint64(m.BTF.Size)}
+			w.maps[m.Name] = ml
+			w.mapList = append(w.mapList, ml)
+			continue
 		}
 		size := uint64(m.BTF.Size)
 		for _, in := range m.Inner {
@@ -108,6 +118,10 @@ func (w *writer) layoutMaps() error {
 		w.maps[m.Name] = ml
 		w.mapList = append(w.mapList, ml)
 		off += (size + 7) &^ 7
+		defined = true
+	}
+	if !defined {
+		return nil // extern maps only: no section, as with clang
 	}
 	w.mapsSec = w.file.add(&section{
 		name:  ".maps",
@@ -117,6 +131,21 @@ func (w *writer) layoutMaps() error {
 		data:  make([]byte, off),
 	})
 	return nil
+}
+
+// reservedDataName reports section names the writer or the loaders give
+// another meaning: code, maps, license, externs, BTF, ELF tables.
+func reservedDataName(name string) bool {
+	switch name {
+	case ".text", ".maps", ".kconfig", ".ksyms", ".symtab", ".strtab", ".shstrtab":
+		return true
+	}
+	for _, p := range []string{"license", "version", "maps", ".rel", ".BTF", ".debug"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isBSS reports whether a data section name denotes zero-initialised data.
@@ -130,8 +159,8 @@ func (w *writer) layoutData() error {
 			return invalid("data section #%d is nil", i)
 		}
 		name := ds.Name
-		if name != ".bss" && !strings.HasPrefix(name, ".bss.") && !strings.HasPrefix(name, ".data") && !strings.HasPrefix(name, ".rodata") {
-			return invalid("data section %q: name must be .data*, .rodata* or .bss*", name)
+		if name == "" || reservedDataName(name) {
+			return invalid("data section %q: the name is reserved", name)
 		}
 		if seen[name] {
 			return invalid("data section %s appears twice", name)
@@ -215,6 +244,14 @@ func visOf(hidden bool) elf.SymVis {
 	return elf.STV_DEFAULT
 }
 
+// bindOfWeak is bindOf for a symbol that may be __weak.
+func bindOfWeak(static, weak bool) elf.SymBind {
+	if weak && !static {
+		return elf.STB_WEAK
+	}
+	return bindOf(static)
+}
+
 // addSymbols creates the symbol table entries: section symbols first (they
 // are the targets of relocations against static functions and variables),
 // then functions, maps and variables in Object order.
@@ -234,16 +271,31 @@ func (w *writer) addSymbols() error {
 		}
 	}
 	for _, ml := range w.mapList {
+		if ml.m.Extern {
+			continue // undefined: with the externs
+		}
+		// A __weak map definition stays STB_GLOBAL, unlike clang's:
+		// cilium/ebpf (and so --load) refuses references to weak maps,
+		// and usdt.bpf.h's maps are __weak.
 		ml.sym = w.file.addSymbol(&symbol{
 			name: ml.m.Name, bind: bindOf(ml.m.Static), typ: elf.STT_OBJECT,
 			sec: w.mapsSec, value: ml.off, size: ml.size,
 		})
 	}
+	for _, ml := range w.mapList {
+		if ml.m.Extern {
+			bind := elf.STB_GLOBAL
+			if ml.m.Weak {
+				bind = elf.STB_WEAK
+			}
+			ml.sym = w.file.addSymbol(&symbol{name: ml.m.Name, bind: bind, typ: elf.STT_NOTYPE})
+		}
+	}
 	for _, dl := range w.data {
 		for _, v := range dl.ds.Vars {
 			vl := w.vars[v.Name]
 			vl.sym = w.file.addSymbol(&symbol{
-				name: v.Name, bind: bindOf(v.Static), typ: elf.STT_OBJECT, vis: visOf(v.Hidden),
+				name: v.Name, bind: bindOfWeak(v.Static, v.Weak), typ: elf.STT_OBJECT, vis: visOf(v.Hidden),
 				sec: dl.sec, value: uint64(v.Offset), size: uint64(v.Size),
 			})
 		}
@@ -270,8 +322,8 @@ func (w *writer) layoutExterns() error {
 		if e == nil {
 			return invalid("extern #%d is nil", i)
 		}
-		if e.Section != ".kconfig" && e.Section != ".ksyms" {
-			return invalid("extern %s: section %q (want .kconfig or .ksyms)", e.Name, e.Section)
+		if e.Section != ".kconfig" && e.Section != ".ksyms" && e.Section != "" {
+			return invalid("extern %s: section %q (want .kconfig, .ksyms or none)", e.Name, e.Section)
 		}
 		if err := w.claim(e.Name, "extern"); err != nil {
 			return err

@@ -2,10 +2,14 @@ package elfwriter
 
 import (
 	"bytes"
+	"debug/elf"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cilium/ebpf/asm"
+
+	"github.com/bpfcc/bpfcc/codegen/obj"
 )
 
 // Relocation encodings. Each follows what clang emits and was checked
@@ -203,6 +207,15 @@ func (w *writer) resolveLoad(ins *asm.Instruction, ref string, fl *funcLayout, s
 		r.sym = w.externs[ref].sym
 		ins.Src = 0
 
+	case w.kfuncs[ref] != nil:
+		// The address of a kernel function (bpf_ksym_exists): the loader
+		// fills it in, 0 when a __weak one is missing.
+		if ins.Constant != 0 {
+			return invalid("kfunc %q addressed at offset %d", ref, ins.Constant)
+		}
+		r.sym = w.kfuncs[ref]
+		ins.Src = 0
+
 	case w.funcs[ref] != nil:
 		return invalid("ld_imm64 of function %q without src_reg BPF_PSEUDO_FUNC", ref)
 
@@ -243,4 +256,65 @@ func (w *writer) encodeMaps() error {
 	}
 	w.mapsSec.rels = rels
 	return nil
+}
+
+// encodeData records the addresses inside data sections as R_BPF_64_ABS64
+// relocations in ".rel<section>", in clang's encoding: against the
+// symbol of a global function, variable, map or extern with the addend in
+// the contents, and against the section symbol of a static function or
+// variable with its offset added to the addend. libbpf reads them in
+// ".struct_ops" and ".struct_ops.link" (st_value of a function symbol gives
+// the program); the BPF static linker resolves them all.
+func (w *writer) encodeData() error {
+	for _, dl := range w.data {
+		if len(dl.ds.Relocs) > 0 && dl.sec.typ == elf.SHT_NOBITS {
+			return invalid("data section %s: addresses in a section without contents", dl.ds.Name)
+		}
+		seen := make(map[int]bool)
+		// In offset order, as clang writes them.
+		relocs := slices.Clone(dl.ds.Relocs)
+		slices.SortStableFunc(relocs, func(a, b obj.DataReloc) int { return a.Off - b.Off })
+		for _, r := range relocs {
+			if r.Off < 0 || r.Off+8 > len(dl.sec.data) {
+				return invalid("data section %s: address at offset %d outside the section", dl.ds.Name, r.Off)
+			}
+			if seen[r.Off] {
+				return invalid("data section %s: two addresses at offset %d", dl.ds.Name, r.Off)
+			}
+			seen[r.Off] = true
+			sym, base, err := w.dataTarget(r.Sym)
+			if err != nil {
+				return fmt.Errorf("data section %s: %w", dl.ds.Name, err)
+			}
+			w.bo.PutUint64(dl.sec.data[r.Off:], uint64(base+r.Addend))
+			dl.sec.rels = append(dl.sec.rels, relocation{off: uint64(r.Off), sym: sym, typ: rBPF64Abs64})
+		}
+	}
+	return nil
+}
+
+// dataTarget is the symbol a data relocation against name uses and the
+// offset from that symbol at which name starts.
+func (w *writer) dataTarget(name string) (*symbol, int64, error) {
+	switch {
+	case w.funcs[name] != nil:
+		fl := w.funcs[name]
+		if fl.fn.Static {
+			return fl.prog.sym, int64(fl.off), nil
+		}
+		return fl.sym, 0, nil
+	case w.vars[name] != nil:
+		vl := w.vars[name]
+		if vl.v.Static {
+			return vl.data.sym, int64(vl.v.Offset), nil
+		}
+		return vl.sym, 0, nil
+	case w.maps[name] != nil:
+		return w.maps[name].sym, 0, nil
+	case w.externs[name] != nil:
+		return w.externs[name].sym, 0, nil
+	case w.kfuncs[name] != nil:
+		return w.kfuncs[name], 0, nil
+	}
+	return nil, 0, invalid("address of undefined symbol %q", name)
 }

@@ -208,6 +208,7 @@ func (w *writer) write() ([]byte, error) {
 		{"symbols", w.addSymbols},
 		{"encode functions", w.encodeFuncs},
 		{"maps", w.encodeMaps},
+		{"data", w.encodeData},
 		{"license and version", w.addLicense},
 		{"BTF", w.addBTF},
 	}
