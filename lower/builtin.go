@@ -232,7 +232,7 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		r := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(ptr), Size: size})
 		return value{op: ir.R(r), t: et}, true
-	case "store_n", "store":
+	case "store_n", "store", "init":
 		v := arg(1)
 		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size})
 		return zero, true
@@ -293,8 +293,9 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		return fl.materialize(func(yes, no *ir.Block) {
 			fl.branch(ir.Eq, ir.R(old), fl.cmpOperand(expect, size == 4), size == 4, yes, no)
 		}, t), true
-	case "compare_exchange_n":
-		// bool __atomic_compare_exchange_n(T *p, T *expected, T desired, ...)
+	case "compare_exchange_n", "compare_exchange_strong", "compare_exchange_weak":
+		// bool __atomic_compare_exchange_n(T *p, T *expected, T desired, ...),
+		// and C11's __c11_atomic_compare_exchange_strong/weak alike.
 		ep := fl.rvalue(args[1])
 		epr := fl.toReg(ep)
 		exp := fl.tmp()
