@@ -76,7 +76,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	prag := newPragmas()
 	cfg.PragmaHandler = prag.handle
-	main, regions := hideAccessAttribute(path, rewriteFnArray(rewriteU8(endLine(src))))
+	main, regions := hideAccessAttribute(path, dropEmptyAttributes(rewriteFnArray(rewriteU8(endLine(src)))))
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},

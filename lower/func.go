@@ -41,10 +41,19 @@ type fnLowerer struct {
 	// preserve counts the __builtin_preserve_access_index calls being
 	// lowered: inside one, every member access is a CO-RE access.
 	preserve int
+	// cleanups are the variables with a cleanup attribute in the blocks
+	// being lowered, outermost first (see cleanup.go); labelCleanups the
+	// cleanups in effect at each label seen, and pendingGotos the jumps to
+	// labels not seen yet that leave blocks with cleanups.
+	cleanups      []cleanup
+	labelCleanups map[string][]cleanup
+	pendingGotos  map[string][]pendingGoto
 }
 
 type loopTargets struct {
 	brk, cont *ir.Block // cont is nil for switch
+	// cleanups is the cleanup depth at the loop or switch statement.
+	cleanups int
 }
 
 // local is a function-scope variable: in a register or in a stack slot.
@@ -199,7 +208,7 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 // declareLocal creates storage for a local variable.
 func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 	lv := &local{typ: t}
-	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() {
+	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() && !hasCleanup(d) {
 		lv.reg = fl.f.NewReg()
 	} else {
 		size := typeSize(t)

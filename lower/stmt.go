@@ -37,7 +37,11 @@ func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
 func (fl *fnLowerer) enterScope() func() {
 	outer := fl.scope
 	fl.scope = &ir.Scope{Parent: outer}
-	return func() { fl.scope = outer }
+	n := len(fl.cleanups)
+	return func() {
+		fl.closeCleanups(n)
+		fl.scope = outer
+	}
 }
 
 func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
@@ -72,6 +76,7 @@ func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
 		if id.Initializer != nil {
 			fl.initLocal(lv, id.Initializer)
 		}
+		fl.addCleanup(decl, id, lv)
 	}
 }
 
@@ -125,6 +130,7 @@ func (fl *fnLowerer) labelBlock(name string) *ir.Block {
 func (fl *fnLowerer) labeled(ls *cc.LabeledStatement) {
 	switch ls.Case {
 	case cc.LabeledStatementLabel:
+		fl.reachLabel(ls, ls.Token.SrcStr())
 		fl.startBlock(fl.labelBlock(ls.Token.SrcStr()))
 	case cc.LabeledStatementCaseLabel, cc.LabeledStatementDefault, cc.LabeledStatementRange:
 		b := fl.cases[ls]
@@ -141,12 +147,13 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 	fl.setPos(js)
 	switch js.Case {
 	case cc.JumpStatementGoto:
-		fl.jump(fl.labelBlock(js.Token2.SrcStr()))
+		fl.gotoLabel(js, js.Token2.SrcStr())
 	case cc.JumpStatementGotoExpr:
 		fl.l.errorf(js, "computed goto is not supported in BPF")
 	case cc.JumpStatementContinue:
 		for i := len(fl.loops) - 1; i >= 0; i-- {
 			if fl.loops[i].cont != nil {
+				fl.runCleanups(fl.loops[i].cleanups)
 				fl.jump(fl.loops[i].cont)
 				return
 			}
@@ -157,26 +164,39 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 			fl.l.errorf(js, "break outside a loop or switch")
 			return
 		}
-		fl.jump(fl.loops[len(fl.loops)-1].brk)
+		loop := fl.loops[len(fl.loops)-1]
+		fl.runCleanups(loop.cleanups)
+		fl.jump(loop.brk)
 	case cc.JumpStatementReturn:
-		if js.ExpressionList == nil {
-			fl.emitRet(ir.Imm(0))
-			return
-		}
-		if fl.ret.Kind() == cc.Void {
-			fl.exprVoid(js.ExpressionList)
-			fl.emitRet(ir.Imm(0))
-			return
-		}
-		if isAggregate(fl.ret) {
-			// Copy the result to where the caller asked for it.
-			v := fl.rvalue(js.ExpressionList)
-			fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
-			fl.emitRet(ir.Imm(0))
-			return
-		}
+		fl.returnStmt(js)
+	}
+}
+
+// returnStmt computes the result, runs the cleanups of every block and
+// returns.
+func (fl *fnLowerer) returnStmt(js *cc.JumpStatement) {
+	ret := func(a ir.Operand) {
+		fl.runCleanups(0)
+		fl.emitRet(a)
+	}
+	switch {
+	case js.ExpressionList == nil:
+		ret(ir.Imm(0))
+	case fl.ret.Kind() == cc.Void:
+		fl.exprVoid(js.ExpressionList)
+		ret(ir.Imm(0))
+	case isAggregate(fl.ret):
+		// Copy the result to where the caller asked for it.
+		v := fl.rvalue(js.ExpressionList)
+		fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
+		ret(ir.Imm(0))
+	default:
 		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
-		fl.emitRet(v.op)
+		if len(fl.cleanups) > 0 && !v.op.IsImm {
+			// The cleanups may change what v was read from.
+			v = value{op: ir.R(fl.toReg(v)), t: v.t}
+		}
+		ret(v.op)
 	}
 }
 
@@ -243,7 +263,7 @@ func (fl *fnLowerer) switchStmt(ss *cc.SelectionStatement) {
 		return uint64(cases[i].lo) < uint64(cases[j].lo)
 	})
 	fl.dispatch(x, cases, def, w32, signed)
-	fl.loops = append(fl.loops, loopTargets{brk: brk})
+	fl.loops = append(fl.loops, loopTargets{brk: brk, cleanups: len(fl.cleanups)})
 	fl.b = nil
 	fl.stmt(ss.Statement)
 	fl.loops = fl.loops[:len(fl.loops)-1]
@@ -328,7 +348,7 @@ func (fl *fnLowerer) iteration(is *cc.IterationStatement) {
 }
 
 func (fl *fnLowerer) loopBody(s *cc.Statement, brk, cont *ir.Block) {
-	fl.loops = append(fl.loops, loopTargets{brk: brk, cont: cont})
+	fl.loops = append(fl.loops, loopTargets{brk: brk, cont: cont, cleanups: len(fl.cleanups)})
 	fl.stmt(s)
 	fl.loops = fl.loops[:len(fl.loops)-1]
 }
