@@ -14,6 +14,7 @@ import (
 	"modernc.org/cc/v4"
 
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/runtime/include"
 )
 
 // Options configure preprocessing.
@@ -80,6 +81,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
 		{Name: path, Value: rewriteNamedVariadics(main)},
 	}
 	headerRegions := []accessRegion{}
@@ -182,7 +184,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	if d := checkSelfInclude(path, src); d != nil {
 		return diag.List{*d}
 	}
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
 	// Preprocess into a buffer under the same watchdog as Translate: an
 	// include cycle among headers without guards never ends in cc.
 	var buf bytes.Buffer

@@ -54,6 +54,11 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			return zero, true
 		}
 		return fl.preserveEnumValue(x, args), true
+	case "__builtin_choose_expr":
+		if !need(3) {
+			return zero, true
+		}
+		return fl.chooseExpr(args, discard), true
 	case "__builtin_unreachable", "__builtin_trap":
 		fl.emitRet(ir.Imm(0))
 		return zero, true
@@ -335,4 +340,24 @@ func (l *lowerer) cpu() int {
 		return 3
 	}
 	return l.opts.CPU
+}
+
+// chooseExpr lowers __builtin_choose_expr(c, a, b): a if the constant c is
+// nonzero, else b; the other is not evaluated (cc has typed the call as
+// the chosen one).
+func (fl *fnLowerer) chooseExpr(args []cc.ExpressionNode, discard bool) value {
+	c, ok := fl.constVal(args[0])
+	if !ok {
+		fl.l.errorf(args[0], "__builtin_choose_expr needs an integer constant expression as its condition")
+		return value{op: ir.Imm(0), t: args[1].Type()}
+	}
+	pick := args[2]
+	if c != 0 {
+		pick = args[1]
+	}
+	if discard || pick.Type().Kind() == cc.Void {
+		fl.exprVoid(pick)
+		return value{op: ir.Imm(0), t: pick.Type()}
+	}
+	return fl.rvalue(pick)
 }

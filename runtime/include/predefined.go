@@ -28,6 +28,7 @@ import (
 // an undefined identifier, 0 in #if. __typeof_unqual__, a keyword of clang
 // 19 that libbpf's BPF_CORE_READ uses, is typeof: bpfcc types a
 // declaration through typeof without the operand's qualifiers.
+// [BuiltinMacros] follow cc's declarations of the builtins.
 //
 // It does not contain the macros that depend on the compilation:
 // __TARGET_ARCH_<arch> (the host's, so that bpf_tracing.h knows the
@@ -326,6 +327,20 @@ const bpfccExtras = `#define __INT8_C(c) c
 #define __has_attribute(x) __bpfcc_has_attribute_##x
 #define __has_c_attribute(x) 0
 #define __has_declspec_attribute(x) 0
+`
+
+// BuiltinMacros are macros over builtins, defined after cc declares the
+// builtins: the __builtin_bswapN macros give a constant argument's swap as
+// a constant expression, as clang folds it (bpf_endian.h's __bpf_htons in
+// a case label or a global's initialiser), and are the builtin otherwise.
+const BuiltinMacros = `#define __builtin_bswap16(x) ((unsigned short)(__builtin_constant_p(x) ? \
+	(unsigned short)((unsigned short)(x) << 8 | (unsigned short)(x) >> 8) : __builtin_bswap16(x)))
+#define __builtin_bswap32(x) ((unsigned int)(__builtin_constant_p(x) ? \
+	((unsigned int)(x) << 24 | ((unsigned int)(x) & 0xff00U) << 8 | \
+	 ((unsigned int)(x) >> 8 & 0xff00U) | (unsigned int)(x) >> 24) : __builtin_bswap32(x)))
+#define __builtin_bswap64(x) ((unsigned long long)(__builtin_constant_p(x) ? \
+	((unsigned long long)__builtin_bswap32((unsigned int)(unsigned long long)(x)) << 32 | \
+	 __builtin_bswap32((unsigned int)((unsigned long long)(x) >> 32))) : __builtin_bswap64(x)))
 `
 
 // targetArch maps a GOARCH to libbpf's __TARGET_ARCH_ suffix.
