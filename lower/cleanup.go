@@ -116,9 +116,10 @@ func (fl *fnLowerer) closeCleanups(n int) {
 	fl.cleanups = fl.cleanups[:n]
 }
 
-// pendingGoto is a goto to a label not seen yet, from inside blocks with
-// cleanups: it jumps to via, which runs the cleanups of the blocks it
-// leaves once the label shows which those are.
+// pendingGoto is a goto to a label not seen yet. From inside blocks with
+// cleanups it jumps to via, which runs the cleanups of the blocks it leaves
+// once the label shows which those are; every one is checked not to jump
+// into such a block.
 type pendingGoto struct {
 	at       cc.Node
 	via      *ir.Block
@@ -129,21 +130,23 @@ type pendingGoto struct {
 // jump leaves.
 func (fl *fnLowerer) gotoLabel(at cc.Node, name string) {
 	target := fl.labelBlock(name)
-	if len(fl.cleanups) == 0 || fl.b == nil {
-		fl.jump(target)
-		return
-	}
 	if in, ok := fl.labelCleanups[name]; ok {
 		fl.leaveTo(at, fl.cleanups, in)
 		fl.jump(target)
 		return
 	}
-	via := fl.f.NewBlock()
-	fl.jump(via)
 	if fl.pendingGotos == nil {
 		fl.pendingGotos = map[string][]pendingGoto{}
 	}
-	fl.pendingGotos[name] = append(fl.pendingGotos[name], pendingGoto{at: at, via: via, cleanups: slices.Clone(fl.cleanups)})
+	g := pendingGoto{at: at, cleanups: slices.Clone(fl.cleanups)}
+	if len(fl.cleanups) == 0 || fl.b == nil {
+		// Nothing to run: the label only checks the jump.
+		fl.jump(target)
+	} else {
+		g.via = fl.f.NewBlock()
+		fl.jump(g.via)
+	}
+	fl.pendingGotos[name] = append(fl.pendingGotos[name], g)
 }
 
 // reachLabel records the cleanups in effect at label name and completes
@@ -155,7 +158,7 @@ func (fl *fnLowerer) reachLabel(at cc.Node, name string) {
 	fl.labelCleanups[name] = slices.Clone(fl.cleanups)
 	cur := fl.b
 	for _, g := range fl.pendingGotos[name] {
-		fl.b = g.via
+		fl.b = g.via // nil: a check only
 		fl.leaveTo(g.at, g.cleanups, fl.cleanups)
 		fl.jump(fl.labelBlock(name))
 	}
