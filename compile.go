@@ -173,12 +173,18 @@ func internalError(stage string, r any) error {
 func codegenError(mod *ir.Module, err error) error {
 	var fe *codegen.FrameError
 	var je *codegen.JumpRangeError
+	var te *codegen.TrapError
+	if errors.As(err, &te) && te.Pos.Line > 0 {
+		return diag.List{{File: te.Pos.File, Line: te.Pos.Line, Col: te.Pos.Col, Msg: te.Error()}}
+	}
 	name, msg := "", ""
 	switch {
 	case errors.As(err, &fe):
 		name, msg = fe.Func, fe.Error()
 	case errors.As(err, &je):
 		name, msg = je.Func, je.Error()
+	case errors.As(err, &te):
+		name, msg = te.Func, te.Error()
 	}
 	if name != "" {
 		for _, f := range mod.Funcs {

@@ -59,7 +59,13 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			return zero, true
 		}
 		return fl.chooseExpr(args, discard), true
-	case "__builtin_unreachable", "__builtin_trap":
+	case "__builtin_unreachable":
+		fl.emitRet(ir.Imm(0))
+		return zero, true
+	case "__builtin_trap":
+		// An error if optimisation does not remove it (libbpf's
+		// __bpf_unreachable relies on that); the return ends the block.
+		fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym, Note: name})
 		fl.emitRet(ir.Imm(0))
 		return zero, true
 	case "__builtin_bswap16", "__builtin_bswap32", "__builtin_bswap64":
