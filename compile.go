@@ -191,6 +191,10 @@ func codegenError(mod *ir.Module, err error) error {
 	var fe *codegen.FrameError
 	var je *codegen.JumpRangeError
 	var ae *codegen.ArgRegsError
+	var te *codegen.TrapError
+	if errors.As(err, &te) && te.Pos.Line > 0 {
+		return diag.List{{File: te.Pos.File, Line: te.Pos.Line, Col: te.Pos.Col, Msg: te.Error()}}
+	}
 	name, msg := "", ""
 	switch {
 	case errors.As(err, &ae) && ae.Pos != (ir.Pos{}):
@@ -201,6 +205,8 @@ func codegenError(mod *ir.Module, err error) error {
 		name, msg = fe.Func, fe.Error()
 	case errors.As(err, &je):
 		name, msg = je.Func, je.Error()
+	case errors.As(err, &te):
+		name, msg = te.Func, te.Error()
 	}
 	if name != "" {
 		for _, f := range mod.Funcs {

@@ -90,6 +90,28 @@ func (e *FrameError) Error() string {
 	return fmt.Sprintf("function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", e.Func, e.Size, MaxStack)
 }
 
+// TrapError is a __builtin_trap() that optimisation left reachable.
+type TrapError struct {
+	Func string
+	Pos  ir.Pos
+}
+
+func (e *TrapError) Error() string {
+	return "__builtin_trap() is reachable: BPF has no trap instruction (clang: \"A call to built-in function 'abort' is not supported\")"
+}
+
+// reachableTrap returns the first trap call left in f.
+func reachableTrap(f *ir.Func) (ir.Pos, bool) {
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpCallFunc && in.Sym == ir.TrapSym {
+				return in.Pos, true
+			}
+		}
+	}
+	return ir.Pos{}, false
+}
+
 // checkFrame reports a frame over the eBPF limit.
 func checkFrame(name string, size int) error {
 	if size > MaxStack {

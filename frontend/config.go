@@ -86,7 +86,7 @@ func hasBuiltin(name string) bool {
 		"__builtin_types_compatible_p", "__builtin_choose_expr":
 		return true
 	}
-	return strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_")
+	return strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__c11_atomic_")
 }
 
 // keepComments makes cfg serve headers with their comments, for -E output

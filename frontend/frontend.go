@@ -15,6 +15,7 @@ import (
 	"modernc.org/token"
 
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/runtime/include"
 )
 
 // Options configure preprocessing.
@@ -80,10 +81,11 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	prag := newPragmas()
 	cfg.PragmaHandler = prag.handle
-	main, regions := hideAccessAttribute(path, rewriteFnArray(rewriteU8(endLine(src))))
+	main, regions := hideAccessAttribute(path, dropEmptyAttributes(rewriteFnArray(rewriteU8(endLine(src)))))
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
 		{Name: path, Value: rewriteNamedVariadics(main)},
 	}
 	headerRegions := []accessRegion{}
@@ -211,7 +213,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	if d := checkSelfInclude(path, src); d != nil {
 		return diag.List{*d}
 	}
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
 	// Preprocess into a buffer under the same watchdog as Translate: an
 	// include cycle among headers without guards never ends in cc.
 	var buf bytes.Buffer

@@ -218,7 +218,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	}
 	if s.regions != nil {
 		var r []accessRegion
-		b, r = hideAccessAttribute(name, rewriteU8(b))
+		b, r = hideAccessAttribute(name, dropEmptyAttributes(rewriteU8(b)))
 		*s.regions = append(*s.regions, r...)
 	}
 	b = rewriteNamedVariadics(endLine(b))

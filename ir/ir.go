@@ -20,6 +20,11 @@ type Pos struct {
 	Line, Col int
 }
 
+// TrapSym is the callee of an OpCallFunc that __builtin_trap() lowers to:
+// BPF has no trap instruction, so code generation reports one that is
+// still reachable after optimisation as an error, as clang does.
+const TrapSym = "__builtin_trap"
+
 // Reg is a virtual register. Reg 0 means "no register".
 type Reg int
 

@@ -286,6 +286,9 @@ func (fl *fnLowerer) cmpOperand(v value, w32 bool) ir.Operand {
 // conditional lowers a ? b : c.
 func (fl *fnLowerer) conditional(x *cc.ConditionalExpression, void bool) value {
 	t := x.Type()
+	if c, ok := fl.constVal(x.LogicalOrExpression); ok {
+		return fl.constConditional(x, c != 0, void)
+	}
 	yes, no, join := fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock()
 	fl.cond(x.LogicalOrExpression, yes, no)
 	if void || t.Kind() == cc.Void {
@@ -463,4 +466,27 @@ func usualConversions(a, b cc.Type) cc.Type {
 		return b
 	}
 	return cc.UsualArithmeticConversions(a, b)
+}
+
+// constConditional lowers c ? a : b with a constant condition: only the
+// chosen operand, converted to the result type, so what is known of its
+// value (such as a byte swap's zero upper bits) is kept. bpf_endian.h's
+// bpf_htons(x) is __builtin_constant_p(x) ? constant : __builtin_bswap16(x).
+func (fl *fnLowerer) constConditional(x *cc.ConditionalExpression, yes, void bool) value {
+	t := x.Type()
+	pick := x.ConditionalExpression
+	if yes {
+		pick = x.ExpressionList
+		if pick == nil { // GNU a ?: b
+			return fl.convert(fl.rvalue(x.LogicalOrExpression), fl.typeOf(x))
+		}
+	}
+	if void || t.Kind() == cc.Void {
+		fl.exprVoid(pick)
+		return value{op: ir.Imm(0), t: t}
+	}
+	if cc.IsArithmeticType(t) {
+		t = fl.typeOf(x)
+	}
+	return fl.convert(fl.rvalue(pick), t)
 }

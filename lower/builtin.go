@@ -51,26 +51,6 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		size := map[string]int{"byte": 1, "half": 2, "word": 4}[name[len("__builtin_bpf_load_"):]]
 		return fl.packetLoad(name, size, ir.R(fl.f.Params[first]), args[0], t), true
-	case "__builtin_choose_expr":
-		// cc typed the call by the branch the constant selects; only that
-		// branch is evaluated.
-		if !need(3) {
-			return zero, true
-		}
-		c, ok := fl.constVal(args[0])
-		if !ok {
-			fl.l.errorf(args[0], "__builtin_choose_expr needs an integer constant expression")
-			return zero, true
-		}
-		pick := args[2]
-		if c != 0 {
-			pick = args[1]
-		}
-		if t.Kind() == cc.Void {
-			fl.exprVoid(pick)
-			return zero, true
-		}
-		return fl.rvalue(pick), true
 	case "__builtin_preserve_access_index":
 		if !need(1) {
 			return zero, true
@@ -93,7 +73,18 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			return zero, true
 		}
 		return fl.preserveEnumValue(x, args), true
-	case "__builtin_unreachable", "__builtin_trap":
+	case "__builtin_choose_expr":
+		if !need(3) {
+			return zero, true
+		}
+		return fl.chooseExpr(args, discard), true
+	case "__builtin_unreachable":
+		fl.emitRet(ir.Imm(0))
+		return zero, true
+	case "__builtin_trap":
+		// An error if optimisation does not remove it (libbpf's
+		// __bpf_unreachable relies on that); the return ends the block.
+		fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym, Note: name})
 		fl.emitRet(ir.Imm(0))
 		return zero, true
 	case "__builtin_bswap16", "__builtin_bswap32", "__builtin_bswap64":
@@ -271,7 +262,7 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		r := fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(ptr), Size: size})
 		return value{op: ir.R(r), t: et}, true
-	case "store_n", "store":
+	case "store_n", "store", "init":
 		v := arg(1)
 		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size})
 		return zero, true
@@ -332,8 +323,9 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		return fl.materialize(func(yes, no *ir.Block) {
 			fl.branch(ir.Eq, ir.R(old), fl.cmpOperand(expect, size == 4), size == 4, yes, no)
 		}, t), true
-	case "compare_exchange_n":
-		// bool __atomic_compare_exchange_n(T *p, T *expected, T desired, ...)
+	case "compare_exchange_n", "compare_exchange_strong", "compare_exchange_weak":
+		// bool __atomic_compare_exchange_n(T *p, T *expected, T desired, ...),
+		// and C11's __c11_atomic_compare_exchange_strong/weak alike.
 		ep := fl.rvalue(args[1])
 		epr := fl.toReg(ep)
 		exp := fl.tmp()
@@ -395,4 +387,24 @@ func llvmPacketLoad(a *cc.Asm) int {
 		return 0
 	}
 	return map[string]int{"llvm.bpf.load.byte": 1, "llvm.bpf.load.half": 2, "llvm.bpf.load.word": 4}[strings.Trim(a.Token3.SrcStr(), "\"")]
+}
+
+// chooseExpr lowers __builtin_choose_expr(c, a, b): a if the constant c is
+// nonzero, else b; the other is not evaluated (cc has typed the call as
+// the chosen one).
+func (fl *fnLowerer) chooseExpr(args []cc.ExpressionNode, discard bool) value {
+	c, ok := fl.constVal(args[0])
+	if !ok {
+		fl.l.errorf(args[0], "__builtin_choose_expr needs an integer constant expression as its condition")
+		return value{op: ir.Imm(0), t: args[1].Type()}
+	}
+	pick := args[2]
+	if c != 0 {
+		pick = args[1]
+	}
+	if discard || pick.Type().Kind() == cc.Void {
+		fl.exprVoid(pick)
+		return value{op: ir.Imm(0), t: pick.Type()}
+	}
+	return fl.rvalue(pick)
 }

@@ -53,7 +53,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 			return value{op: ir.Imm(int64(v)), t: t}
 		}
 	}
-	if strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") {
+	if strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__c11_atomic_") {
 		if v, ok := fl.builtin(x, name, args); ok {
 			return v
 		}

@@ -110,6 +110,11 @@ func (fl *fnLowerer) exprVoid(e cc.ExpressionNode) {
 			fl.exprVoid(x.ExpressionList)
 			return
 		}
+		if d, ok := x.ResolvedTo().(*cc.Declarator); ok && x.Case == cc.PrimaryExpressionIdent && d.Type().Kind() == cc.Function {
+			// A function designator alone does nothing (libbpf's
+			// bpf_for_each names the cleanup kfunc so, for its BTF).
+			return
+		}
 	}
 	if _, ok := fl.constVal(e); ok {
 		return
@@ -332,6 +337,8 @@ func (fl *fnLowerer) primary(x *cc.PrimaryExpression) value {
 // stmtExpr lowers a GNU statement expression ({ ...; v; }).
 func (fl *fnLowerer) stmtExpr(x *cc.PrimaryExpression) value {
 	cs := x.CompoundStatement
+	// The block's cleanups run once its value is computed.
+	defer fl.closeCleanups(len(fl.cleanups))
 	var last *cc.BlockItemList
 	for list := cs.BlockItemList; list != nil; list = list.BlockItemList {
 		if list.BlockItemList == nil {

@@ -41,16 +41,18 @@ type fnLowerer struct {
 	// preserve counts the __builtin_preserve_access_index calls being
 	// lowered: inside one, every member access is a CO-RE access.
 	preserve int
-	// cleanups are the locals in scope with a cleanup attribute, outermost
-	// first; cleanupOf names their functions while they are declared.
-	cleanups  []cleanupVar
-	cleanupOf map[*cc.Declarator]*cc.Declarator
+	// cleanups are the variables with a cleanup attribute in the blocks
+	// being lowered, outermost first (see cleanup.go); labelCleanups the
+	// cleanups in effect at each label seen, and pendingGotos the jumps to
+	// labels not seen yet that leave blocks with cleanups.
+	cleanups      []cleanup
+	labelCleanups map[string][]cleanup
+	pendingGotos  map[string][]pendingGoto
 }
 
 type loopTargets struct {
 	brk, cont *ir.Block // cont is nil for switch
-	// cleanups is len(fnLowerer.cleanups) where the body starts: a jump
-	// to brk or cont leaves the blocks of the locals after it.
+	// cleanups is the cleanup depth at the loop or switch statement.
 	cleanups int
 }
 
@@ -209,7 +211,7 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
 // declareLocal creates storage for a local variable.
 func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 	lv := &local{typ: t}
-	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() && fl.cleanupOf[d] == nil {
+	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() && !hasCleanup(d) {
 		lv.reg = fl.f.NewReg()
 	} else {
 		size := typeSize(t)

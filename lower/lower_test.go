@@ -44,17 +44,20 @@ func TestCorpusLowersToValidIR(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var defs []string
+		var defs, dirs []string
 		for _, line := range strings.Split(string(src), "\n") {
 			if rest, ok := strings.CutPrefix(line, "// CFLAGS:"); ok {
 				for _, f := range strings.Fields(rest) {
 					if d, ok := strings.CutPrefix(f, "-D"); ok {
 						defs = append(defs, d)
 					}
+					if d, ok := strings.CutPrefix(f, "-I"); ok {
+						dirs = append(dirs, filepath.Join(filepath.Dir(path), d))
+					}
 				}
 			}
 		}
-		u, err := frontend.Parse(path, frontend.Options{Defines: defs})
+		u, err := frontend.Parse(path, frontend.Options{Defines: defs, IncludeDirs: dirs})
 		if err != nil {
 			t.Errorf("%s: parse: %v", path, err)
 			continue

@@ -36,10 +36,9 @@ func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
 func (fl *fnLowerer) enterScope() func() {
 	outer := fl.scope
 	fl.scope = &ir.Scope{Parent: outer}
-	depth := len(fl.cleanups)
+	n := len(fl.cleanups)
 	return func() {
-		fl.runCleanups(depth)
-		fl.cleanups = fl.cleanups[:depth]
+		fl.closeCleanups(n)
 		fl.scope = outer
 	}
 }
@@ -72,20 +71,11 @@ func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
 			fl.l.helpers[d] = 0
 			continue
 		}
-		cleanup := cleanupFunc(id)
-		if cleanup != nil {
-			if fl.cleanupOf == nil {
-				fl.cleanupOf = map[*cc.Declarator]*cc.Declarator{}
-			}
-			fl.cleanupOf[d] = cleanup
-		}
 		lv := fl.declareLocal(d, t)
 		if id.Initializer != nil {
 			fl.initLocal(lv, id.Initializer)
 		}
-		if cleanup != nil {
-			fl.cleanups = append(fl.cleanups, cleanupVar{fn: cleanup, lv: lv, pos: d})
-		}
+		fl.addCleanup(decl, id, lv)
 	}
 }
 
@@ -126,6 +116,7 @@ func (fl *fnLowerer) labelBlock(name string) *ir.Block {
 func (fl *fnLowerer) labeled(ls *cc.LabeledStatement) {
 	switch ls.Case {
 	case cc.LabeledStatementLabel:
+		fl.reachLabel(ls, ls.Token.SrcStr())
 		fl.startBlock(fl.labelBlock(ls.Token.SrcStr()))
 	case cc.LabeledStatementCaseLabel, cc.LabeledStatementDefault, cc.LabeledStatementRange:
 		b := fl.cases[ls]
@@ -142,10 +133,7 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 	fl.setPos(js)
 	switch js.Case {
 	case cc.JumpStatementGoto:
-		if len(fl.cleanups) > 0 {
-			fl.l.errorf(js, "goto in the scope of a variable with a cleanup attribute is not supported")
-		}
-		fl.jump(fl.labelBlock(js.Token2.SrcStr()))
+		fl.gotoLabel(js, js.Token2.SrcStr())
 	case cc.JumpStatementGotoExpr:
 		fl.l.errorf(js, "computed goto is not supported in BPF")
 	case cc.JumpStatementContinue:
@@ -162,35 +150,39 @@ func (fl *fnLowerer) jumpStmt(js *cc.JumpStatement) {
 			fl.l.errorf(js, "break outside a loop or switch")
 			return
 		}
-		fl.runCleanups(fl.loops[len(fl.loops)-1].cleanups)
-		fl.jump(fl.loops[len(fl.loops)-1].brk)
+		loop := fl.loops[len(fl.loops)-1]
+		fl.runCleanups(loop.cleanups)
+		fl.jump(loop.brk)
 	case cc.JumpStatementReturn:
-		// The value is computed before the cleanups run.
-		if js.ExpressionList == nil {
-			fl.runCleanups(0)
-			fl.emitRet(ir.Imm(0))
-			return
-		}
-		if fl.ret.Kind() == cc.Void {
-			fl.exprVoid(js.ExpressionList)
-			fl.runCleanups(0)
-			fl.emitRet(ir.Imm(0))
-			return
-		}
-		if isAggregate(fl.ret) {
-			// Copy the result to where the caller asked for it.
-			v := fl.rvalue(js.ExpressionList)
-			fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
-			fl.runCleanups(0)
-			fl.emitRet(ir.Imm(0))
-			return
-		}
+		fl.returnStmt(js)
+	}
+}
+
+// returnStmt computes the result, runs the cleanups of every block and
+// returns.
+func (fl *fnLowerer) returnStmt(js *cc.JumpStatement) {
+	ret := func(a ir.Operand) {
+		fl.runCleanups(0)
+		fl.emitRet(a)
+	}
+	switch {
+	case js.ExpressionList == nil:
+		ret(ir.Imm(0))
+	case fl.ret.Kind() == cc.Void:
+		fl.exprVoid(js.ExpressionList)
+		ret(ir.Imm(0))
+	case isAggregate(fl.ret):
+		// Copy the result to where the caller asked for it.
+		v := fl.rvalue(js.ExpressionList)
+		fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
+		ret(ir.Imm(0))
+	default:
 		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
-		if len(fl.cleanups) > 0 {
+		if len(fl.cleanups) > 0 && !v.op.IsImm {
+			// The cleanups may change what v was read from.
 			v = value{op: ir.R(fl.toReg(v)), t: v.t}
 		}
-		fl.runCleanups(0)
-		fl.emitRet(v.op)
+		ret(v.op)
 	}
 }
 

@@ -11,8 +11,12 @@
 //	compat/bpf/bpf_tracing.h      PT_REGS_*, BPF_KPROBE and friends (x86-64)
 //	compat/bpf/bpf_core_read.h    BPF_CORE_READ and the CO-RE queries (relocated)
 //	own/bpfcc.h                   bpfcc's convenience header
-//	own/std*.h, own/iso646.h      the freestanding headers a compiler provides
-//	                              (stddef, stdbool, stdarg, stdalign, stdnoreturn)
+//	own/std*.h, own/iso646.h,     the freestanding headers a compiler provides
+//	own/limits.h                  (stddef, stdint, limits, stdatomic, stdbool,
+//	                              stdarg, stdalign, stdnoreturn), as clang's
+//	                              resource directory does: stdint.h and
+//	                              limits.h build on the C library's when
+//	                              there is one
 //
 // # Search order
 //

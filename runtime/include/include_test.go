@@ -380,7 +380,7 @@ func TestSearchOrder(t *testing.T) {
 }
 
 func TestPredefined(t *testing.T) {
-	for _, m := range []string{"__x86_64__", "__linux__", "__clang__", "__TARGET_ARCH", "__BPF_CPU_VERSION__"} {
+	for _, m := range []string{"__x86_64__", "__linux__", "__TARGET_ARCH", "__BPF_CPU_VERSION__", "__BPF_FEATURE", "__FLT_", "__SIZEOF_INT128__"} {
 		if strings.Contains(Predefined, m) {
 			t.Errorf("Predefined defines %s", m)
 		}
@@ -400,9 +400,18 @@ _Static_assert(sizeof(__INT64_TYPE__) == 8 && sizeof(__UINT8_TYPE__) == 1, "intN
 _Static_assert(sizeof(long) == __SIZEOF_LONG__ && sizeof(void *) == __SIZEOF_POINTER__, "LP64");
 _Static_assert(__LONG_MAX__ == 9223372036854775807L && __UINT32_MAX__ == 4294967295U, "limits");
 _Static_assert(__STDC_VERSION__ >= 201112L, "C11");
-#if __has_attribute(btf_decl_tag) || defined(__x86_64__)
-#error
+_Static_assert(__clang__ && __clang_major__ == 19 && __GNUC__ == 4 && __GNUC_MINOR__ == 2, "clang 19");
+#if !__has_attribute(btf_decl_tag) || !__has_attribute(__packed__) || !__has_attribute(cleanup)
+#error supported attribute reported missing
 #endif
+#if __has_attribute(btf_type_tag) || __has_attribute(naked) || __has_attribute(no_such_attribute)
+#error unsupported attribute reported present
+#endif
+#if defined(__x86_64__) || defined(__linux__)
+#error host macros
+#endif
+const volatile int cv;
+__typeof_unqual__(cv) unqual;
 #ifndef __TARGET_ARCH_x86
 #error
 #endif

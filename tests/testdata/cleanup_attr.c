@@ -1,78 +1,71 @@
-// Tests: __attribute__((cleanup(fn))) calls fn with the variable's address
-// when its block is left: at the end of the block, on break and continue
-// (of the variables inside the loop body only), and on return (after the
-// return value is computed). bpf_for destroys its iterator this way; the
-// verifier rejects a program that leaks one.
+// Tests: __attribute__((cleanup(fn))) calls fn(&var) whenever control
+// leaves the variable's block: at its end (innermost variable first), on
+// break, continue, return (after the result is computed) and a goto out
+// of it; and an attribute list with an empty entry, as libbpf's bpf_for
+// macros write `aligned(8), /* comment */, cleanup(...)`.
 // RUN: socket
 // EXPECT: retval=0
-// EXPECT-VAR: cleaned=1271
 #include <linux/types.h>
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
 #define CHECK(n, cond) do { if (!(cond)) return n; } while (0)
 
-/* The kernel's open-coded number iterator (struct and kfuncs as in
- * vmlinux.h), with a loop macro in the style of libbpf's bpf_for. */
-struct bpf_iter_num { __u64 __opaque[1]; } __attribute__((aligned(8)));
-extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
-extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
-extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+int trace[16];
+unsigned int ntrace;
 
-#define num_for(v, from, to)								\
-	for (struct bpf_iter_num it_ __attribute__((cleanup(bpf_iter_num_destroy))),	\
-	     *p_ __attribute__((unused)) = (bpf_iter_num_new(&it_, (from), (to)), (void *)0); \
-	     ({ int *n_ = bpf_iter_num_next(&it_); n_ && ((v) = *n_, 1); });)
-
-int cleaned;
-
-static void done(int *p)
+static __attribute__((noinline)) void record(int *p)
 {
-	cleaned += *p;
+	unsigned int n = ntrace;
+
+	if (n < 16) {
+		trace[n] = *p;
+		ntrace = n + 1;
+	}
 }
 
-static __attribute__((noinline)) int with_return(int x)
-{
-	int c __attribute__((cleanup(done))) = 100;
+#define traced __attribute__((aligned(8), /* as libbpf writes it, */, cleanup(record)))
 
-	if (x > 0)
-		return c + x;	/* c's cleanup runs after c + x is taken */
-	c = 200;
-	return 0;
+static __attribute__((noinline)) int early(int x)
+{
+	int v traced = x;
+
+	if (x)
+		return v + 1;	/* the result is computed before the cleanup */
+	v = 5;
+	return v;
 }
 
 SEC("socket")
 int cleanup_attr(struct __sk_buff *skb)
 {
-	int i, sum = 0, loops = 0;
+	volatile int one = 1;
 
 	{
-		int a __attribute__((cleanup(done))) = 1;
-		{
-			int b __attribute__((cleanup(done))) = 10;
-			CHECK(1, cleaned == 0 && a + b == 11);
-		}
-		CHECK(2, cleaned == 10);
+		int a traced = 1;
+		int b traced = 2;
 	}
-	CHECK(3, cleaned == 11);
-	for (i = 0; i < 4; i++) {
-		int l __attribute__((cleanup(done))) = 20;
-		loops++;
-		if (i == 1)
+	CHECK(1, ntrace == 2 && trace[0] == 2 && trace[1] == 1);
+	for (int i = 0; i < 4; i++) {
+		int c traced = 10 + i;
+
+		if (i == 0)
 			continue;
 		if (i == 2)
 			break;
 	}
-	CHECK(4, loops == 3 && cleaned == 71);
-	CHECK(5, with_return(5) == 105 && cleaned == 171);
-	CHECK(6, with_return(0) == 0 && cleaned == 371);
-	num_for(i, 0, 10) {
-		if (i == 7)
-			break;
-		sum += i;
+	CHECK(2, ntrace == 5 && trace[2] == 10 && trace[3] == 11 && trace[4] == 12);
+	CHECK(3, early(one) == 2 && ntrace == 6 && trace[5] == 1);
+	CHECK(4, early(0) == 5 && ntrace == 7 && trace[6] == 5);
+	{
+		int d traced = 20;
+
+		if (one)
+			goto out;
+		d = 21;
 	}
-	CHECK(7, sum == 21);
-	cleaned += 900;
+out:
+	CHECK(5, ntrace == 8 && trace[7] == 20);
 	return 0;
 }
 
