@@ -133,11 +133,19 @@ func Parse(path string, opts Options) (*Unit, error) {
 // split in two (see wideBitFields); ok is false when that cannot be done
 // or cc still refuses the file.
 func translateSplit(cfg *cc.Config, sources []cc.Source, path string, at map[token.Position]string) (*cc.AST, bool) {
-	main, ok := splitWideBitFields(path, sources[2].Value.([]byte), at)
+	var text []byte
+	last := len(sources) - 1 // the main file comes after the predefined sources
+	switch v := sources[last].Value.(type) {
+	case []byte:
+		text = v
+	case string:
+		text = []byte(v)
+	}
+	main, ok := splitWideBitFields(path, text, at)
 	if !ok {
 		return nil, false
 	}
-	sources = append(sources[:2:2], cc.Source{Name: path, Value: main})
+	sources = append(sources[:last:last], cc.Source{Name: path, Value: main})
 	sfs := cfg.FS.(sourceFS)
 	sfs.split = at
 	c := *cfg
