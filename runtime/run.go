@@ -15,6 +15,7 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/rlimit"
+	"golang.org/x/sys/unix"
 )
 
 // initTime approximates process start for the time-to-attached figure when
@@ -41,13 +42,16 @@ type Options struct {
 	// Attach sets attach points per program; these are attached first and in
 	// this order (entry-value helpers before their line probes).
 	Attach []Target
-	// PID filters uprobes to one process (-p). Ignored with Command.
+	// PID limits uprobes to process PID and every process it starts,
+	// including those it started before the run (-p); see the process
+	// filter in pidfilter.go. Ignored with Command.
 	PID int
 	// Duration stops the run after this long (--duration); 0 means no limit.
 	Duration time.Duration
 	// Command is started once the programs are loaded, held until they are
-	// attached, traced by PID, and its exit ends the run (-c, --). One
-	// element with spaces is split on white space.
+	// attached, and its exit ends the run (-c, --); uprobes are limited to
+	// it and every process it starts. One element with spaces is split as
+	// SplitCommand does.
 	Command []string
 	// CommandStdout and CommandStderr receive the command's output; nil
 	// means os.Stdout and os.Stderr.
@@ -106,19 +110,27 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
+	filter, err := planTreeFilter(spec, plans, opts.PID != 0 || len(opts.Command) > 0, func(note string) { out.diag("note: %s", note) })
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrAttach, err)
+	}
 	memlockErr := rlimit.RemoveMemlock()
 	coll, err := load(spec, &opts)
 	if err != nil {
 		if memlockErr != nil && errors.Is(err, ErrMemlock) {
 			err = fmt.Errorf("%w (removing the memlock limit failed: %v)", err, memlockErr)
 		}
+		filter.unshift(err)
 		return err
 	}
 	defer coll.Close()
 	if opts.Verbose {
 		printVerifierLogs(coll, out)
+		if filter != nil {
+			out.diag("note: the first %d instructions of %s are the process filter's check", filter.prefix, strings.Join(filter.progs, ", "))
+		}
 	}
-	s := &session{spec: spec, coll: coll, opts: &opts, out: out}
+	s := &session{spec: spec, coll: coll, opts: &opts, out: out, filter: filter}
 	return s.run(ctx, plans)
 }
 
@@ -132,6 +144,8 @@ type session struct {
 	links   []link.Link
 	events  []*eventReader
 	printk  *printkReader
+	filter  *treeFilter
+	plans   []plan
 	stopped bool
 }
 
@@ -142,12 +156,29 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
+	s.plans = plans
 	pid := s.opts.PID
 	if len(s.opts.Command) > 0 {
 		if s.cmd, err = startCommand(s.opts.Command, s.opts); err != nil {
 			return err
 		}
 		pid = s.cmd.pid()
+	} else if pid != 0 {
+		if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+			return fmt.Errorf("%w: -p %d: no such process", ErrAttach, pid)
+		}
+	}
+	// The uprobes' own PID filter: the process itself, unless the tree
+	// filter decides in the kernel.
+	uprobePID := pid
+	if s.filter != nil {
+		if err := s.filter.start(s.coll, pid, s.cmd == nil); err != nil {
+			return err
+		}
+		uprobePID = 0
+		if s.opts.Verbose {
+			s.out.diag("%s", s.filter.describe())
+		}
 	}
 	if usesPrintk(s.spec) {
 		if s.printk, err = startPrintk(s.out, printkPID(plans, pid)); err != nil {
@@ -157,7 +188,7 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	if s.events, err = startEvents(s.spec, s.coll, s.opts, s.out); err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
-	if s.links, err = attachAll(s.coll, plans, s.opts, pid); err != nil {
+	if s.links, err = attachAll(s.coll, plans, s.opts, uprobePID); err != nil {
 		return err
 	}
 	if s.opts.Verbose {
@@ -214,6 +245,9 @@ func (s *session) wait(ctx context.Context, sig <-chan os.Signal) {
 func (s *session) finish() {
 	closeLinks(s.links)
 	s.links = nil
+	if s.filter != nil {
+		s.filter.stop()
+	}
 	if s.cmd != nil {
 		s.cmd.stop()
 	}
@@ -224,11 +258,15 @@ func (s *session) finish() {
 		s.printk = nil
 	}
 	dumpMaps(s.spec, s.coll, s.opts, s.out)
+	s.report()
 }
 
 // cleanup releases whatever an early return left behind.
 func (s *session) cleanup() {
 	closeLinks(s.links)
+	if s.filter != nil {
+		s.filter.stop()
+	}
 	if s.cmd != nil {
 		s.cmd.stop()
 	}

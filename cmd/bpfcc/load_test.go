@@ -964,3 +964,31 @@ func TestLoadVerifierRejectInHeader(t *testing.T) {
 		}
 	}
 }
+
+// -c traces the command's whole process tree: here the demo target is a
+// grandchild of the shell bpfcc starts (sh runs the pipeline's left side
+// in an inner sh, which forks the target), and its calls are all counted,
+// under the target's own PID.
+func TestLoadProcessTree(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(examplesDir, "count_calls.c")
+	r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-v", "-c", "sh -c 'sh -c \""+e.target+" 5; true\" | cat'")
+	pid := targetPID(t, r, 5)
+	got := table(t, r.stdout, "calls")
+	if len(got) != 1 || got[int64(pid)] != 5 {
+		t.Errorf("calls = %v, want {%d: 5}\n%v", got, pid, r)
+	}
+	if !strings.Contains(r.stderr, "process filter: PID ") {
+		t.Errorf("-v does not name the process filter:\n%s", r.stderr)
+	}
+}
+
+// A run that collects nothing says so, with the reason.
+func TestLoadNothingCollected(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(examplesDir, "count_calls.c")
+	r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-c", "true")
+	if !strings.Contains(r.stderr, "nothing collected: the probes never fired: no process reached uprobe "+e.target+":process during the run") {
+		t.Errorf("no \"nothing collected\" line with its reason:\n%v", r)
+	}
+}
