@@ -30,6 +30,8 @@ var (
 	ErrNoKprobes = errors.New("kernel has no kprobe support")
 	// ErrNoBinary: the binary named by a uprobe does not exist.
 	ErrNoBinary = errors.New("binary not found")
+	// ErrNeedBinary: a uprobe's probe names a function but no binary.
+	ErrNeedBinary = errors.New("the uprobe names no binary")
 	// ErrNoSymbol: the function named by a uprobe is not in the binary.
 	ErrNoSymbol = errors.New("symbol not found")
 	// ErrMemlock: the locked-memory limit is too low.
@@ -54,6 +56,7 @@ var hints = []struct {
 	{ErrNoKprobes, "this kernel was built without kprobes (CONFIG_KPROBES is not set): use a tracepoint (tp/CAT/NAME), a raw tracepoint (raw_tp/NAME) or a uprobe instead"},
 	{ErrPermission, "run as root, or give the binary CAP_BPF and CAP_PERFMON (plus CAP_NET_ADMIN for XDP/TC): sudo setcap cap_bpf,cap_perfmon,cap_net_admin+ep ./bpfcc"},
 	{ErrMemlock, "raise the locked-memory limit (ulimit -l unlimited) or run as root; kernels before 5.11 charge BPF maps to RLIMIT_MEMLOCK"},
+	{ErrNeedBinary, "add -x BINARY, the program whose function the uprobe probes (or write the probe as BINARY:FUNC)"},
 	{ErrNoBinary, "check the binary path in the probe (use an absolute path, or a name found in $PATH)"},
 	{ErrNoSymbol, "check the function name: it must be a function symbol of the binary (nm -D or nm BINARY lists them); stripped binaries need an address (BINARY:0xOFFSET)"},
 	{ErrNoTarget, "name the attach point in the section (SEC(\"uprobe//path/bin:func\")) or with --load PROBE"},

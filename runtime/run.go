@@ -39,6 +39,9 @@ type Options struct {
 	// Forms: "BINARY:FUNC[+OFF]", "BINARY:0xFILEOFFSET", "FUNC[+OFF]",
 	// "CAT/NAME".
 	Probe string
+	// Binary is the traced program of a uprobe whose Probe names only a
+	// function (-x, or the command's binary).
+	Binary string
 	// Attach sets attach points per program; these are attached first and in
 	// this order (entry-value helpers before their line probes).
 	Attach []Target

@@ -145,7 +145,10 @@ func parseSection(sec string) (attachPoint, error) {
 // setUprobeTarget parses BINARY:FUNC[+OFF] or BINARY:0xFILEOFFSET.
 func (p *attachPoint) setUprobeTarget(s string) error {
 	i := strings.LastIndexByte(s, ':')
-	if i <= 0 || i == len(s)-1 {
+	if i < 0 {
+		return fmt.Errorf("%w: %q", ErrNeedBinary, s)
+	}
+	if i == 0 || i == len(s)-1 {
 		return fmt.Errorf("%w: uprobe target %q: want BINARY:FUNC[+OFFSET]", ErrSection, s)
 	}
 	p.binary = s[:i]

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -24,6 +28,17 @@ var startTime = time.Now()
 func runLoad(cfg *config, stdout, stderr io.Writer) int {
 	var spec *ebpf.CollectionSpec
 	rtProbe := ""
+	// Without -x, a uprobe probes the command's binary when the command
+	// is an ELF program (found through $PATH as the command would be).
+	inferred := ""
+	if cfg.binary == "" {
+		inferred = commandBinary(cfg.command)
+	}
+	noteInferred := func() {
+		if inferred != "" {
+			fmt.Fprintf(stderr, "bpfcc: note: without -x, uprobes probe the command's binary %s; add -x BINARY to probe another program\n", inferred)
+		}
+	}
 	if strings.HasSuffix(cfg.input, ".o") {
 		f, err := os.Open(cfg.input)
 		if err != nil {
@@ -37,16 +52,16 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 			return exitInput
 		}
 		rtProbe = cfg.probe
-		if rtProbe != "" && cfg.binary != "" && !strings.Contains(rtProbe, "/") {
-			rtProbe = cfg.binary + ":" + rtProbe
-		}
 	} else {
 		opts := cfg.compileOptions()
 		opts.DefaultProbe = cfg.probe
+		opts.CommandBinary = inferred
 		cfg.warnings = true
 		res, err := compileWith(cfg, opts, stderr)
 		if err != nil {
-			return reportError(err, cfg, stderr)
+			code := reportError(err, cfg, stderr)
+			noteInferred()
+			return code
 		}
 		spec = res.Spec
 		if spec == nil {
@@ -58,7 +73,7 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 		debug.SetGCPercent(100) // a long run: collect again
 	}
 	ropts := runtime.Options{
-		Probe: rtProbe, PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,
+		Probe: rtProbe, Binary: cmp.Or(cfg.binary, inferred), PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,
 		Iface: cfg.iface, Verbose: cfg.verbose, JSON: cfg.json, Start: startTime,
 		Stdout: stdout, Stderr: stderr,
 	}
@@ -68,9 +83,32 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 	ropts.Attach = entryHelpersFirst(spec)
 	if err := runtime.Run(context.Background(), spec, ropts); err != nil {
 		fmt.Fprintf(stderr, "bpfcc: %s\n", runtime.Describe(err))
+		if errors.Is(err, runtime.ErrAttach) {
+			noteInferred()
+		}
 		return exitInput
 	}
 	return exitOK
+}
+
+// commandBinary is the program a command runs, when it is an ELF file: its
+// first word resolved through $PATH, as absolute path. It is "" for no
+// command, a command that is not found, and a script.
+func commandBinary(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return ""
+	}
+	if path, err = filepath.Abs(path); err != nil {
+		return ""
+	}
+	if bind.CheckELF(path) != nil {
+		return ""
+	}
+	return path
 }
 
 // runVars lists the variables visible at a probe (--vars PROBE -x BIN).

@@ -992,3 +992,42 @@ func TestLoadNothingCollected(t *testing.T) {
 		t.Errorf("no \"nothing collected\" line with its reason:\n%v", r)
 	}
 }
+
+// Without -x, a uprobe probes the binary of the command (-c or --), from
+// source and from an object; with neither, the error says to add -x, and
+// a bare SEC("uprobe") never becomes a kprobe.
+func TestLoadInferBinary(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(examplesDir, "count_calls.c")
+	obj := filepath.Join(t.TempDir(), "count_calls.o")
+	e.mustRun(t, src, "-o", obj)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"source -c", []string{"--load", "process", src, "-c", e.target + " 16"}},
+		{"object --", []string{"--load", "process", obj, "--", e.target, "16"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.mustRun(t, tc.args...)
+			pid := targetPID(t, r, 16)
+			if got := table(t, r.stdout, "calls"); len(got) != 1 || got[int64(pid)] != 16 {
+				t.Errorf("calls = %v, want {%d: 16}\n%v", got, pid, r)
+			}
+		})
+	}
+	for _, input := range []string{src, obj} {
+		t.Run("no binary "+filepath.Ext(input), func(t *testing.T) {
+			r := e.run(t, "--load", "process", input, "--duration", "10s")
+			if r.code != exitInput || !strings.Contains(r.stderr, "add -x BINARY") || strings.Contains(r.stderr, "kprobe") {
+				t.Errorf("want exit 1 and \"add -x BINARY\", no kprobe:\n%v", r)
+			}
+		})
+	}
+	t.Run("not in the command's binary", func(t *testing.T) {
+		r := e.run(t, "--load", "process", obj, "--", "sh", "-c", e.target+" 1")
+		if r.code != exitInput || !strings.Contains(r.stderr, "without -x, uprobes probe the command's binary") {
+			t.Errorf("want exit 1 and a note that the binary was the command's:\n%v", r)
+		}
+	})
+}
