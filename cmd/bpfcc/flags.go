@@ -49,7 +49,11 @@ Run options (with --load):
                    backslashes, no pipes, redirections or expansion
   --duration D     stop after D (e.g. 5s)
   --iface NAME     network interface for XDP and TC programs
-  --json           print maps and events as JSON
+  -o FILE          write the results (events, tables, JSON) to FILE; the
+                   command's output stays on standard output
+  --json           print maps and events as JSON lines; without -o the
+                   command's standard output goes to standard error, so
+                   standard output is JSON only
   -v               verbose: verifier logs and statistics, time to attach
 
 Exit status: 0 success, 1 error in the input or a failed run, 2 usage error,

@@ -26,6 +26,10 @@ var startTime = time.Now()
 
 // runLoad compiles (or reads) the object, then hands it to the runtime.
 func runLoad(cfg *config, stdout, stderr io.Writer) int {
+	if cfg.out != "" && sameFile(cfg.input, cfg.out) {
+		fmt.Fprintf(stderr, "bpfcc: -o %s is the input file: the results would overwrite it\n", cfg.out)
+		return exitUsage
+	}
 	var spec *ebpf.CollectionSpec
 	rtProbe := ""
 	// Without -x, a uprobe probes the command's binary when the command
@@ -79,6 +83,22 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 	}
 	if !strings.HasSuffix(cfg.input, ".o") {
 		ropts.SourcePath = cfg.input
+	}
+	// bpfcc's results go to -o FILE or standard output, and the command
+	// keeps its standard output unless that would mix it into --json
+	// output on the same stream: then it goes to standard error, so
+	// that `bpfcc --load ... --json -c CMD | jq` reads JSON only.
+	switch {
+	case cfg.out != "" && cfg.out != "-":
+		f, err := os.Create(cfg.out)
+		if err != nil {
+			fmt.Fprintf(stderr, "bpfcc: -o: %v\n", err)
+			return exitInput
+		}
+		defer f.Close()
+		ropts.Stdout = f
+	case cfg.json:
+		ropts.CommandStdout = stderr
 	}
 	ropts.Attach = entryHelpersFirst(spec)
 	if err := runtime.Run(context.Background(), spec, ropts); err != nil {

@@ -161,10 +161,11 @@ func (e *loadEnv) mustRun(t *testing.T, args ...string) result {
 // targetLine is what the demo target prints when it ends: "PID: N calls".
 var targetLine = regexp.MustCompile(`(?m)^(\d+): (\d+) calls$`)
 
-// targetPID returns the pid the target printed and checks its call count.
+// targetPID returns the pid the target printed (on standard output, or
+// standard error with --json) and checks its call count.
 func targetPID(t *testing.T, r result, calls int) int {
 	t.Helper()
-	m := targetLine.FindStringSubmatch(r.stdout)
+	m := targetLine.FindStringSubmatch(r.stdout + r.stderr)
 	if m == nil {
 		t.Fatalf("the target's \"PID: N calls\" line is missing\n%v", r)
 	}
@@ -354,9 +355,6 @@ func jsonLines(t *testing.T, r result) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-		if targetLine.MatchString(l) {
-			continue
-		}
 		var v map[string]any
 		if err := json.Unmarshal([]byte(l), &v); err != nil {
 			t.Fatalf("--json output line %q: %v\n%v", l, err, r)
@@ -1028,6 +1026,96 @@ func TestLoadInferBinary(t *testing.T) {
 		r := e.run(t, "--load", "process", obj, "--", "sh", "-c", e.target+" 1")
 		if r.code != exitInput || !strings.Contains(r.stderr, "without -x, uprobes probe the command's binary") {
 			t.Errorf("want exit 1 and a note that the binary was the command's:\n%v", r)
+		}
+	})
+}
+
+// The traced command's output and bpfcc's results never share a stream:
+// --json on standard output is JSON only (the command's standard output
+// goes to standard error), and -o FILE takes the results while the
+// command keeps standard output.
+func TestLoadStreams(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(examplesDir, "count_calls.c")
+	countIn := func(t *testing.T, entries any, pid int) {
+		t.Helper()
+		b, _ := json.Marshal(entries)
+		var es []struct{ Key, Value int64 }
+		if err := json.Unmarshal(b, &es); err != nil || len(es) != 1 || es[0].Key != int64(pid) || es[0].Value != 5 {
+			t.Errorf("calls entries = %s, want [{key: %d, value: 5}]", b, pid)
+		}
+	}
+	t.Run("json", func(t *testing.T) {
+		r := e.mustRun(t, "--load", "process", src, "-x", e.target, "--json", "-c", e.target+" 5")
+		if targetLine.MatchString(r.stdout) || !targetLine.MatchString(r.stderr) {
+			t.Fatalf("the command's output should be on standard error:\n%v", r)
+		}
+		// Every line of standard output is a JSON value (what jq reads).
+		dec := json.NewDecoder(strings.NewReader(r.stdout))
+		n := 0
+		for {
+			var v map[string]any
+			if err := dec.Decode(&v); err != nil {
+				if err.Error() != "EOF" {
+					t.Fatalf("standard output is not JSON only: %v\n%v", err, r)
+				}
+				break
+			}
+			if v["name"] == "calls" {
+				countIn(t, v["entries"], targetPID(t, r, 5))
+			}
+			n++
+		}
+		if n == 0 {
+			t.Errorf("no JSON output\n%v", r)
+		}
+	})
+	t.Run("-o", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "results.txt")
+		r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-o", out, "-c", e.target+" 5")
+		pid := targetPID(t, r, 5)
+		if strings.Contains(r.stdout, "calls:") || !targetLine.MatchString(r.stdout) {
+			t.Errorf("standard output should hold the command's output only:\n%v", r)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := table(t, string(b), "calls"); len(got) != 1 || got[int64(pid)] != 5 {
+			t.Errorf("-o file: calls = %v, want {%d: 5}\n%s", got, pid, b)
+		}
+	})
+	t.Run("-o --json", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "results.json")
+		r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-o", out, "--json", "-c", e.target+" 5")
+		pid := targetPID(t, r, 5)
+		if !targetLine.MatchString(r.stdout) {
+			t.Errorf("with -o the command keeps standard output:\n%v", r)
+		}
+		b, _ := os.ReadFile(out)
+		found := false
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(l), &v); err != nil {
+				t.Fatalf("-o file line %q: %v", l, err)
+			}
+			if v["name"] == "calls" {
+				found = true
+				countIn(t, v["entries"], pid)
+			}
+		}
+		if !found {
+			t.Errorf("no calls map in the -o file:\n%s", b)
+		}
+	})
+	t.Run("-o input", func(t *testing.T) {
+		dir := t.TempDir()
+		cp := filepath.Join(dir, "count_calls.c")
+		b, _ := os.ReadFile(src)
+		os.WriteFile(cp, b, 0o644)
+		r := e.run(t, "--load", "process", cp, "-x", e.target, "-o", cp, "-c", e.target+" 5")
+		if after, _ := os.ReadFile(cp); r.code != exitUsage || !bytes.Equal(after, b) {
+			t.Errorf("-o naming the input: want exit 2 and the source intact:\n%v", r)
 		}
 	})
 }
