@@ -15,10 +15,11 @@ const gateScript = `read _ <&3; exec 3<&-; exec "$@"`
 
 // command is a traced command started by Run.
 type command struct {
-	cmd  *exec.Cmd
-	gate *os.File
-	done chan struct{}
-	err  error
+	cmd      *exec.Cmd
+	gate     *os.File
+	released bool
+	done     chan struct{}
+	err      error
 }
 
 // startCommand starts argv held at the gate. A single argument with spaces
@@ -73,10 +74,17 @@ func startCommand(argv []string, opts *Options) (*command, error) {
 func (c *command) pid() int { return c.cmd.Process.Pid }
 
 // release lets the command run.
-func (c *command) release() { c.gate.Close() }
+func (c *command) release() {
+	c.released = true
+	c.gate.Close()
+}
 
-// stop ends the command if it is still running: SIGTERM, then SIGKILL.
+// stop ends the command if it is still running: SIGTERM, then SIGKILL. A
+// command still held at the gate is killed there and never runs.
 func (c *command) stop() {
+	if !c.released {
+		c.cmd.Process.Kill()
+	}
 	c.gate.Close()
 	select {
 	case <-c.done:

@@ -19,6 +19,10 @@ var (
 	ErrAttach = errors.New("attach failed")
 	// ErrCommand means the traced command could not be started.
 	ErrCommand = errors.New("command failed")
+	// ErrInterrupted means ctx ended, or SIGINT or SIGTERM arrived, before
+	// the probes were attached: nothing was traced, and everything the
+	// run had set up is gone.
+	ErrInterrupted = errors.New("interrupted before the probes were attached")
 )
 
 // Causes that get a sentence telling the user what to do. They are wrapped

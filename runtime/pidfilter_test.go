@@ -143,3 +143,15 @@ func TestTreeFilterVerifierReport(t *testing.T) {
 		t.Errorf("report at instruction %d, line %d; want 6, 7 as without the filter", r.Insn, r.Line)
 	}
 }
+
+// Run ends before loading anything when ctx is already done.
+func TestInterruptedBeforeLoad(t *testing.T) {
+	needKernel(t)
+	bin := buildTarget(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := Run(ctx, countSpec("uprobe/"+bin+":work"), Options{Command: []string{bin, "1"}})
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+}

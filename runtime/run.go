@@ -117,6 +117,9 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
+	if ctx.Err() != nil {
+		return ErrInterrupted
+	}
 	memlockErr := rlimit.RemoveMemlock()
 	coll, err := load(spec, &opts)
 	if err != nil {
@@ -159,6 +162,20 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
+	// interrupted reports a signal or the end of ctx before the probes
+	// are attached: the run ends, and cleanup removes what it set up
+	// without ever releasing the command.
+	interrupted := func() bool {
+		select {
+		case <-sig:
+			return true
+		default:
+			return ctx.Err() != nil
+		}
+	}
+	if interrupted() {
+		return ErrInterrupted
+	}
 	s.plans = plans
 	pid := s.opts.PID
 	if len(s.opts.Command) > 0 {
@@ -191,8 +208,14 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	if s.events, err = startEvents(s.spec, s.coll, s.opts, s.out); err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
+	if interrupted() {
+		return ErrInterrupted
+	}
 	if s.links, err = attachAll(s.coll, plans, s.opts, uprobePID); err != nil {
 		return err
+	}
+	if interrupted() {
+		return ErrInterrupted
 	}
 	if s.opts.Verbose {
 		s.out.diag("attached %d program(s) in %.1f ms since start", len(s.links), float64(time.Since(s.opts.Start).Microseconds())/1000)

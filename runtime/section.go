@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -102,7 +103,13 @@ func parseSection(sec string) (attachPoint, error) {
 		if rest == "" {
 			return p, nil
 		}
-		return p, p.setUprobeTarget(rest)
+		if err := p.setUprobeTarget(rest); err != nil {
+			if errors.Is(err, ErrNeedBinary) {
+				err = fmt.Errorf("%w: section %q: %w", ErrSection, sec, err)
+			}
+			return p, err
+		}
+		return p, nil
 	case "kprobe", "kretprobe":
 		p = attachPoint{kind: kindKprobe, ret: prefix == "kretprobe"}
 		if rest == "" {

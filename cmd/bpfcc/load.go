@@ -9,13 +9,16 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cilium/ebpf"
+	"golang.org/x/sys/unix"
 
 	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/dwarfvars"
@@ -26,6 +29,12 @@ var startTime = time.Now()
 
 // runLoad compiles (or reads) the object, then hands it to the runtime.
 func runLoad(cfg *config, stdout, stderr io.Writer) int {
+	// SIGINT and SIGTERM end the run from the start, whatever disposition
+	// bpfcc inherited (a background job of a script starts with SIGINT
+	// ignored; Notify installs a handler regardless). Before the probes
+	// are attached the run ends with nothing left behind.
+	ctx, stopSignals := notifyContext()
+	defer stopSignals()
 	if cfg.out != "" && sameFile(cfg.input, cfg.out) {
 		fmt.Fprintf(stderr, "bpfcc: -o %s is the input file: the results would overwrite it\n", cfg.out)
 		return exitUsage
@@ -73,6 +82,9 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 			return exitInput
 		}
 	}
+	if ctx.Err() != nil {
+		return interruptedExit(ctx, stderr)
+	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100) // a long run: collect again
 	}
@@ -101,7 +113,10 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 		ropts.CommandStdout = stderr
 	}
 	ropts.Attach = entryHelpersFirst(spec)
-	if err := runtime.Run(context.Background(), spec, ropts); err != nil {
+	if err := runtime.Run(ctx, spec, ropts); err != nil {
+		if errors.Is(err, runtime.ErrInterrupted) {
+			return interruptedExit(ctx, stderr)
+		}
 		fmt.Fprintf(stderr, "bpfcc: %s\n", runtime.Describe(err))
 		if errors.Is(err, runtime.ErrAttach) {
 			noteInferred()
@@ -129,6 +144,47 @@ func commandBinary(argv []string) string {
 		return ""
 	}
 	return path
+}
+
+// notifyContext returns a context that SIGINT or SIGTERM cancels, with
+// the signal as its cause.
+func notifyContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(signalError{s.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// signalError is the cause of a run's end by a signal.
+type signalError struct{ sig syscall.Signal }
+
+func (e signalError) Error() string { return "interrupted by " + unix.SignalName(e.sig) }
+
+// interruptedExit reports a run that a signal ended before the probes
+// were attached; the exit status is the shell's for a death by that
+// signal (130 for SIGINT, 143 for SIGTERM).
+func interruptedExit(ctx context.Context, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "bpfcc: interrupted before the probes were attached: nothing was traced")
+	// The runtime may see the signal on its own channel first; this
+	// context gets it too, since every registered channel receives it.
+	<-ctx.Done()
+	var se signalError
+	if errors.As(context.Cause(ctx), &se) {
+		return 128 + int(se.sig)
+	}
+	return exitInput
 }
 
 // runVars lists the variables visible at a probe (--vars PROBE -x BIN).

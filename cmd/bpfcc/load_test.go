@@ -1119,3 +1119,97 @@ func TestLoadStreams(t *testing.T) {
 		}
 	})
 }
+
+// A signal that arrives before the probes are attached ends the run, with
+// the shell's status for that signal and nothing left behind, also when
+// bpfcc inherited SIGINT as ignored (a background job of a script). The
+// source is a FIFO: bpfcc opens it while compiling, after installing its
+// handlers, and blocks there until the test, having sent the signal,
+// writes the program; so the signal always arrives before the programs
+// are loaded, however fast or slow the machine. (The FIFO is a header the
+// program includes: the preprocessor reads it once, while the compiler
+// reads the main file again for line info.) Without a handler the
+// ignored SIGINT would be lost and the run (no command, no --duration)
+// would go on until the test's limit.
+func TestLoadSignalBeforeAttach(t *testing.T) {
+	e := needLoad(t)
+	prog, err := os.ReadFile(filepath.Join(examplesDir, "count_calls.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		ignore bool
+		sig    syscall.Signal
+	}{
+		{"SIGINT inherited ignored", true, syscall.SIGINT},
+		{"SIGINT", false, syscall.SIGINT},
+		{"SIGTERM", false, syscall.SIGTERM},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, fifo := filepath.Join(dir, "prog.c"), filepath.Join(dir, "gate.h")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(src, append([]byte("#include \"gate.h\"\n"), prog...), 0o644)
+			args := []string{"--load", "process", src, "-x", e.target}
+			var cmd *exec.Cmd
+			if tc.ignore {
+				// sh's trap "" INT sets SIG_IGN, which exec keeps.
+				cmd = exec.Command("sh", append([]string{"-c", `trap "" INT; exec "$0" "$@"`, e.bpfcc}, args...)...)
+			} else {
+				cmd = exec.Command(e.bpfcc, args...)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			before := snapshot(t)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			opened := make(chan *os.File, 1)
+			go func() {
+				f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					f = nil
+				}
+				opened <- f
+			}()
+			var w *os.File
+			select {
+			case w = <-opened:
+			case err := <-exited:
+				// Unblock the opener, then fail.
+				if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+					r.Close()
+				}
+				t.Fatalf("bpfcc exited before reading its source: %v\n%s", err, stderr.String())
+			}
+			if w == nil {
+				t.Fatal("cannot open the FIFO")
+			}
+			cmd.Process.Signal(tc.sig)
+			w.Write([]byte("/* the signal was sent */\n"))
+			w.Close()
+			select {
+			case err = <-exited:
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("bpfcc still running 60 s after %v\nstderr:\n%s", tc.sig, stderr.String())
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(tc.sig) {
+				t.Errorf("exit = %v, want status %d\nstderr:\n%s", err, 128+int(tc.sig), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted before the probes were attached") || stdout.Len() != 0 {
+				t.Errorf("want the interruption reported and no output:\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			}
+			if left := leftovers(before, snapshot(t), "count", "calls"); len(left) > 0 {
+				t.Errorf("left behind: %v", left)
+			}
+		})
+	}
+}
