@@ -87,8 +87,10 @@ type Options struct {
 // Run loads spec, attaches every program, prints events and bpf_printk lines
 // while it runs and the maps when it ends. It runs until ctx is done,
 // SIGINT or SIGTERM arrives, Duration passes, or Command exits, and detaches
-// everything on every path. Errors wrap ErrLoad, ErrAttach or ErrCommand;
-// Describe renders them with a hint. Run does not modify spec.
+// everything on every path. Errors wrap ErrLoad, ErrAttach, ErrCommand or
+// ErrInterrupted; Describe renders them with a hint. A Command that failed
+// on its own gives a *CommandError after the results are printed. Run does
+// not modify spec.
 func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -228,6 +230,9 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	}
 	s.wait(ctx, sig)
 	s.finish()
+	if s.cmd != nil {
+		return s.cmd.failure()
+	}
 	return nil
 }
 

@@ -117,6 +117,12 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 		if errors.Is(err, runtime.ErrInterrupted) {
 			return interruptedExit(ctx, stderr)
 		}
+		var ce *runtime.CommandError
+		if errors.As(err, &ce) {
+			// The run itself went well: the exit status is the command's.
+			fmt.Fprintf(stderr, "bpfcc: %v\n", err)
+			return ce.ExitCode()
+		}
 		fmt.Fprintf(stderr, "bpfcc: %s\n", runtime.Describe(err))
 		if errors.Is(err, runtime.ErrAttach) {
 			noteInferred()

@@ -614,6 +614,10 @@ func TestLoadExitStatus(t *testing.T) {
 		{"no such binary", []string{"--load", "/nonexistent/bin:process", obj, "--duration", "100ms"}, 1, "/nonexistent/bin"},
 		{"no such probe in source", []string{"--load", "no_such_function", src, "-x", e.target}, 1, "no_such_function"},
 		{"command does not start", []string{"--load", "process", obj, "-x", e.target, "-c", "/nonexistent/cmd"}, 1, "/nonexistent/cmd"},
+		// The traced command's failure is the run's: its status and a line.
+		{"command fails", []string{"--load", "process", obj, "-x", e.target, "-c", "false"}, 1, `the traced command "false" exited with status 1`},
+		{"command exits 7", []string{"--load", "process", obj, "-x", e.target, "-c", "sh -c 'exit 7'"}, 7, "exited with status 7"},
+		{"command killed", []string{"--load", "process", obj, "-x", e.target, "-c", "sh -c 'kill -SEGV $$'"}, 128 + 11, "was killed by SIGSEGV"},
 		{"no such file", []string{"--load", filepath.Join(t.TempDir(), "missing.c")}, 1, "missing.c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
