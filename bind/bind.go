@@ -330,6 +330,10 @@ func resolveHandler(name string, params []string, s *Spec, sec string, opts Opti
 	}
 	sites, err := b.Resolve(p)
 	if err != nil {
+		if strings.HasPrefix(err.Error(), "probe "+s.Probe+":") {
+			// The error names the probe already.
+			return nil, fmt.Errorf("handler %q: %w", name, err)
+		}
 		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
 	}
 	h := &lower.Handler{Name: name}

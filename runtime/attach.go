@@ -211,6 +211,9 @@ func attachUprobe(prog *ebpf.Program, p attachPoint, pid int, execs map[string]*
 	} else {
 		l, err = ex.Uprobe(p.symbol, prog, uo)
 	}
+	if errors.Is(err, link.ErrNoSymbol) {
+		return nil, fmt.Errorf("%w: %s is not a function of %s%s", ErrNoSymbol, p.symbol, path, didYouMean(p.symbol, symbolNames(path)))
+	}
 	if errors.Is(err, unix.ENOENT) && pid != 0 {
 		return nil, fmt.Errorf("process %d: %w", pid, err)
 	}

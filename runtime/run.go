@@ -122,7 +122,11 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 	if ctx.Err() != nil {
 		return ErrInterrupted
 	}
+	if err := checkTargets(plans); err != nil {
+		return err
+	}
 	memlockErr := rlimit.RemoveMemlock()
+	memlockLimited = memlockErr != nil
 	coll, err := load(spec, &opts)
 	if err != nil {
 		if memlockErr != nil && errors.Is(err, ErrMemlock) {

@@ -55,6 +55,7 @@ type attachPoint struct {
 	ret       bool   // uretprobe, kretprobe
 	sleepable bool   // uprobe.s, uretprobe.s
 	egress    bool   // tc/egress
+	family    string // tracing and LSM: tp_btf, fentry, fexit, fmod_ret, lsm (without .s)
 	binary    string // uprobe: path or name of the binary
 	symbol    string // uprobe/kprobe: function; tracepoint: CAT/NAME; raw_tp: NAME
 	offset    uint64 // offset from symbol
@@ -134,7 +135,7 @@ func parseSection(sec string) (attachPoint, error) {
 		if strings.HasPrefix(prefix, "lsm") {
 			k = kindLSM
 		}
-		return attachPoint{kind: k, symbol: rest, sleepable: strings.HasSuffix(prefix, ".s")}, nil
+		return attachPoint{kind: k, symbol: rest, sleepable: strings.HasSuffix(prefix, ".s"), family: strings.TrimSuffix(prefix, ".s")}, nil
 	case "xdp":
 		return attachPoint{kind: kindXDP}, nil
 	case "tc", "tcx", "classifier":

@@ -1217,3 +1217,73 @@ func TestLoadSignalBeforeAttach(t *testing.T) {
 		})
 	}
 }
+
+// Messages a person can act on: a misspelled kernel function, tracepoint
+// or uprobe function gets "did you mean"; an EPERM that capabilities do
+// not explain names the security policy, never cilium/ebpf's advice for Go
+// callers (rlimit.RemoveMemlock).
+func TestLoadMessages(t *testing.T) {
+	e := needLoad(t)
+	dir := t.TempDir()
+	write := func(name, sec, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(`#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); __type(key, __u32); __type(value, __u64); } hits SEC(".maps");
+SEC("`+sec+`")
+`+body+`
+{
+	__u32 k = 0;
+	__u64 *v = bpf_map_lookup_elem(&hits, &k);
+	if (v)
+		__sync_fetch_and_add(v, 1);
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+`), 0o644)
+		return p
+	}
+	obj := filepath.Join(dir, "count_calls.o")
+	e.mustRun(t, filepath.Join(examplesDir, "count_calls.c"), "-o", obj)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"fentry", []string{"--load", write("fe.c", "fentry/do_nanosleeep", "int BPF_PROG(on_sleep)"), "--duration", "10s"},
+			"no such kernel function: do_nanosleeep (did you mean do_nanosleep?)"},
+		{"tracepoint", []string{"--load", write("tp.c", "tp/sched/sched_proces_exec", "int on_exec(void *ctx)"), "--duration", "10s"},
+			"no such tracepoint: sched/sched_proces_exec (did you mean sched/sched_process_exec"},
+		{"tp_btf", []string{"--load", write("tpbtf.c", "tp_btf/sched_proces_exec", "int on_exec(void *ctx)"), "--duration", "10s"},
+			"no such tracepoint: sched_proces_exec (did you mean sched_process_exec"},
+		{"uprobe", []string{"--load", "proces", filepath.Join(examplesDir, "count_calls.c"), "-x", e.target, "-c", e.target + " 1"},
+			`handler "count": probe proces: function "proces" not found; did you mean process?`},
+		{"uprobe object", []string{"--load", "proces", obj, "-x", e.target, "-c", e.target + " 1"},
+			"proces is not a function of " + e.target + " (did you mean process?)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.run(t, tc.args...)
+			if r.code != exitInput || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "not supported") {
+				t.Errorf("want exit 1 and %q\n%v", tc.want, r)
+			}
+		})
+	}
+	t.Run("EPERM", func(t *testing.T) {
+		r := e.run(t, "--load", write("fe_ok.c", "fentry/do_nanosleep", "int BPF_PROG(on_sleep)"), "--duration", "100ms")
+		if r.code == 0 {
+			t.Skip("fentry programs load on this machine")
+		}
+		if !strings.Contains(r.stderr, "operation not permitted") {
+			t.Skipf("fentry fails here for another reason:\n%v", r)
+		}
+		for _, bad := range []string{"RemoveMemlock", "MEMLOCK", "locked-memory"} {
+			if strings.Contains(r.stderr, bad) {
+				t.Errorf("the message blames the memlock limit (%q) as root:\n%v", bad, r)
+			}
+		}
+		if !strings.Contains(r.stderr, "although bpfcc runs with the capabilities BPF needs") || !strings.Contains(r.stderr, "hint: a security policy") {
+			t.Errorf("the message does not say that a policy, not privileges, refused it:\n%v", r)
+		}
+	})
+}
