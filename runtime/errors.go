@@ -84,6 +84,12 @@ var hints = []struct {
 // Hint returns a sentence telling the user how to fix err, or "" when err has
 // no known cause.
 func Hint(err error) string {
+	var r *VerifierReport
+	if errors.As(err, &r) {
+		if a := r.Advice(); a != "" {
+			return a
+		}
+	}
 	for _, h := range hints {
 		if errors.Is(err, h.err) {
 			return h.text

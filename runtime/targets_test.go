@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDidYouMean(t *testing.T) {
 	names := []string{"do_nanosleep", "do_sys_open", "hrtimer_nanosleep", "vfs_read", "sched/sched_process_exec", "sched/sched_process_exit"}
@@ -20,5 +23,26 @@ func TestDidYouMean(t *testing.T) {
 	}
 	if d := editDistance("abcdef", "uvwxyz", 2); d != 3 {
 		t.Errorf("editDistance over the limit = %d, want limit+1 = 3", d)
+	}
+}
+
+// A verifier report carries advice for the reasons people meet most.
+func TestVerifierAdvice(t *testing.T) {
+	for reason, want := range map[string]string{
+		"R0 invalid mem access 'map_value_or_null'":                             "check the pointer before using it (if (!v) return 0;)",
+		"The sequence of 8193 jumps is too complex.":                            "the verifier follows every path and gave up",
+		"R1 unbounded memory access, make sure to bounds check any such access": "check it against the size before the access",
+		"invalid indirect read from stack R2 off -16+0 size 16":                 "not fully initialised",
+		"back-edge from insn 12 to 5":                                           "give it a constant bound, or use bpf_loop()",
+		"R3 type=scalar expected=fp":                                            "",
+	} {
+		r := &VerifierReport{Reason: reason}
+		if got := r.Advice(); want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("advice for %q = %q, want %q", reason, got, want)
+		}
+	}
+	generic := Hint(&VerifierReport{Reason: "R3 type=scalar expected=fp"})
+	if !strings.Contains(generic, "the report above shows") {
+		t.Errorf("without advice the generic hint stays: %q", generic)
 	}
 }

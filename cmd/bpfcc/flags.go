@@ -116,6 +116,16 @@ func (c *config) compileOptions() bpfcc.Options {
 
 func parseArgs(args []string) (*config, error) {
 	c := &config{opt: 2, warnings: true}
+	// --load anywhere before "--" makes -c the command to trace, also
+	// when -c comes first.
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--load" {
+			c.load = true
+		}
+	}
 	var positional []string
 	next := func(i *int, flag string) (string, error) {
 		if *i+1 >= len(args) {
