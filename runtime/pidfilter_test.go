@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -153,5 +154,42 @@ func TestInterruptedBeforeLoad(t *testing.T) {
 	err := Run(ctx, countSpec("uprobe/"+bin+":work"), Options{Command: []string{bin, "1"}})
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+}
+
+// Sleepable uprobes carry the check too (the PID set is a map type that
+// sleepable programs may use).
+func TestTreeFilterSleepable(t *testing.T) {
+	needKernel(t)
+	bin := buildTarget(t)
+	out, stderr, err := runSpec(t, countSpec("uprobe.s/"+bin+":work"), Options{Command: []string{"sh", "-c", bin + " 9; true"}})
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", Describe(err), stderr)
+	}
+	if rows := countRows(t, out); len(rows) != 1 || !strings.Contains(out, " 9\n") {
+		t.Errorf("want one process with 9 calls:\n%s", out)
+	}
+}
+
+// -p of a process that does not map the probed binary, and starts no
+// process that does, collects nothing and says why.
+func TestNothingCollectedUnmapped(t *testing.T) {
+	needKernel(t)
+	bin := buildTarget(t)
+	idle := exec.Command("sleep", "1000")
+	if err := idle.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { idle.Process.Kill(); idle.Wait() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var outb, errb strings.Builder
+	err := Run(ctx, countSpec("uprobe/"+bin+":work"), Options{PID: idle.Process.Pid, Stdout: &outb, Stderr: &errb, Ready: cancel})
+	if err != nil {
+		t.Fatalf("Run: %v", Describe(err))
+	}
+	want := fmt.Sprintf("process %d does not map %s", idle.Process.Pid, bin)
+	if !strings.Contains(errb.String(), "nothing collected: the probes never fired") || !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr = %q, want the reason %q", errb.String(), want)
 	}
 }
