@@ -308,6 +308,11 @@ func exitInsns(groupDead int) asm.Instructions {
 // descendants (-p of a running process) the processes it already started
 // join too.
 func (f *treeFilter) start(coll *ebpf.Collection, root int, descendants bool) error {
+	// The set holds processes (thread group ids): -p of a thread traces
+	// its process.
+	if tgid, ok := threadGroupOf(root); ok {
+		root = tgid
+	}
 	f.root = root
 	f.set, f.stats = coll.Maps[pidSetMap], coll.Maps[pidStatsMap]
 	for _, tp := range []struct{ prog, name string }{{forkProg, "sched_process_fork"}, {exitProg, "sched_process_exit"}} {
@@ -330,6 +335,11 @@ func (f *treeFilter) start(coll *ebpf.Collection, root int, descendants bool) er
 	for {
 		added := 0
 		for _, pid := range descendantsOf(root) {
+			// bpfcc itself may descend from the traced process (-p of
+			// the shell that runs it): its own calls are not traced.
+			if pid == os.Getpid() {
+				continue
+			}
 			if !known[pid] {
 				known[pid] = true
 				if err := f.add(pid); err != nil {
@@ -409,6 +419,22 @@ func descendantsOf(pid int) []int {
 		}
 	}
 	return out
+}
+
+// threadGroupOf reads the process (thread group) of a thread from
+// /proc/TID/status.
+func threadGroupOf(tid int) (int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", tid))
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Tgid:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // parentOf reads a process's parent from /proc/PID/stat ("PID (comm) S
