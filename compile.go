@@ -51,6 +51,10 @@ type Options struct {
 	Binds []string
 	// DefaultProbe is the probe of handlers that name none (--load PROBE).
 	DefaultProbe string
+	// CommandBinary is the binary of the command --load runs: the traced
+	// program of user-space handlers when Binary is empty (never of a
+	// kprobe).
+	CommandBinary string
 }
 
 // Result is a compiled object.
@@ -99,7 +103,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	stage = "binding"
 	var handlers []lower.Handler
 	if sh := lower.Inspect(u); len(sh.Config) > 0 || len(opts.Probes) > 0 || len(opts.Binds) > 0 || opts.DefaultProbe != "" || bind.NeedsBinding(sh) {
-		bo := bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds, DefaultProbe: opts.DefaultProbe}
+		bo := bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds, DefaultProbe: opts.DefaultProbe, CommandBinary: opts.CommandBinary}
 		if opts.DefaultProbe != "" {
 			bo.Funcs = bind.Funcs(u)
 		}

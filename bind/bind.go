@@ -38,6 +38,10 @@ type Options struct {
 	// Funcs describes the unit's functions (see Funcs); nil treats every
 	// function without SEC() that has extra parameters as a handler.
 	Funcs map[string]Func
+	// CommandBinary is the binary of the command --load runs (-c, --),
+	// the traced binary of user-space handlers when Binary is empty. It
+	// never applies to a kprobe section.
+	CommandBinary string
 }
 
 // takesDefaultProbe reports whether --load PROBE binds function name.
@@ -248,7 +252,7 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 			}
 			continue
 		}
-		h, err := resolveHandler(name, params, s, opts, bins)
+		h, err := resolveHandler(name, params, s, sh.Section[name], opts, bins)
 		if err != nil {
 			errAt("%v", err)
 			continue
@@ -276,7 +280,7 @@ func sortedNames(m map[string][]string) []string {
 	return r
 }
 
-func resolveHandler(name string, params []string, s *Spec, opts Options, bins map[string]*dwarfvars.Binary) (*lower.Handler, error) {
+func resolveHandler(name string, params []string, s *Spec, sec string, opts Options, bins map[string]*dwarfvars.Binary) (*lower.Handler, error) {
 	p, err := dwarfvars.ParseProbe(s.Probe)
 	if err != nil {
 		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
@@ -284,6 +288,16 @@ func resolveHandler(name string, params []string, s *Spec, opts Options, bins ma
 	binary := p.Binary
 	if binary == "" {
 		binary = opts.Binary
+	}
+	kind, _, _ := strings.Cut(sec, "/")
+	kernel := strings.HasPrefix(kind, "kprobe") || strings.HasPrefix(kind, "kretprobe")
+	if binary == "" && !kernel {
+		binary = opts.CommandBinary
+	}
+	if binary == "" && strings.HasPrefix(kind, "u") && isProbeSection(sec) {
+		// A uprobe stays a uprobe: it probes a function of a user
+		// program, never the kernel function of that name.
+		return nil, fmt.Errorf("handler %q: SEC(%q) probes %q in a user program, and no binary was given: add -x BINARY", name, sec, s.Probe)
 	}
 	if len(params) == 0 {
 		return nil, fmt.Errorf("handler %q must take struct pt_regs *ctx as its first parameter", name)
@@ -316,6 +330,10 @@ func resolveHandler(name string, params []string, s *Spec, opts Options, bins ma
 	}
 	sites, err := b.Resolve(p)
 	if err != nil {
+		if strings.HasPrefix(err.Error(), "probe "+s.Probe+":") {
+			// The error names the probe already.
+			return nil, fmt.Errorf("handler %q: %w", name, err)
+		}
 		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
 	}
 	h := &lower.Handler{Name: name}

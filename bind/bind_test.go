@@ -268,3 +268,18 @@ func TestAmbiguousFunctionAttachesByFileOffset(t *testing.T) {
 		t.Errorf("e: section %q entry section %q, want uprobe/BIN:0xFILEOFFSET", s.Section, s.EntrySection)
 	}
 }
+
+// A bare SEC("uprobe") with --load PROBE and no binary is an error that
+// says to add -x, never a kprobe; a bare SEC("kprobe") stays a kprobe
+// even when the command's binary is known.
+func TestResolveUprobeNeedsBinary(t *testing.T) {
+	sh := shape(map[string][]string{"u": {"ctx"}, "r": {"ctx"}}, map[string]string{"u": "uprobe", "r": "uretprobe"})
+	_, err := Resolve(sh, Options{DefaultProbe: "process"})
+	if got := diagText(err); strings.Count(got, "add -x BINARY") != 2 || strings.Contains(got, "kprobe") {
+		t.Errorf("uprobes without a binary: %q", got)
+	}
+	hs, err := Resolve(shape(map[string][]string{"k": {"ctx"}}, map[string]string{"k": "kprobe"}), Options{DefaultProbe: "vfs_read", CommandBinary: "/bin/true"})
+	if err != nil || len(hs) != 1 || hs[0].Sites[0].Section != "kprobe/vfs_read" {
+		t.Errorf("kprobe with a command binary: %v %v", hs, diagText(err))
+	}
+}

@@ -230,7 +230,7 @@ func (pe *pathEval) where(err error, size int) error {
 		return err
 	}
 	lines, other := pe.avail(pe.base, size)
-	return &OptimizedOutError{Site: oo.Site, Var: oo.Var, Lines: lines, OtherLines: other}
+	return &OptimizedOutError{Site: oo.Site, Var: oo.Var, Lines: lines, OtherLines: other, Line: oo.Line}
 }
 
 func (pe *pathEval) fail(format string, a ...any) error {

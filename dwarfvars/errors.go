@@ -150,6 +150,10 @@ type OptimizedOutError struct {
 	OtherLines []string
 	// Reason replaces the generic explanation when set.
 	Reason string
+	// Line is the site's own line, 0 when unknown. When Lines holds it,
+	// the variable has a location at other instructions of that line,
+	// not at the site's.
+	Line int
 }
 
 func (e *OptimizedOutError) Error() string {
@@ -287,8 +291,28 @@ func suggest(name string, names []string) []string {
 // stdlib.h:364)", or "" when nowhere.
 func (e *OptimizedOutError) available() string {
 	var s string
-	if len(e.Lines) > 0 {
-		s = "lines " + joinInts(e.Lines)
+	var others []int
+	here := false
+	for _, l := range e.Lines {
+		if l == e.Line && l != 0 {
+			here = true
+		} else {
+			others = append(others, l)
+		}
+	}
+	switch {
+	case len(others) == 1:
+		s = fmt.Sprintf("line %d", others[0])
+	case len(others) > 1:
+		s = "lines " + joinInts(others)
+	}
+	if here {
+		// Not "line 29" when the probe is at line 29: the value exists at
+		// other instructions of this line, not at the probe's.
+		if s != "" {
+			s += ", and "
+		}
+		s += fmt.Sprintf("other instructions of line %d (this probe's line)", e.Line)
 	}
 	if len(e.OtherLines) > 0 {
 		o := strings.Join(e.OtherLines, ", ")

@@ -263,7 +263,7 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 	}
 	if len(expr) == 0 {
 		lines, other := b.availableLines(ft, raw, s.File)
-		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other}
+		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other, Line: s.Line}
 	}
 	ctx := b.newEval(s, ft, label, name)
 	loc, err = ctx.eval(expr, t.Size)
@@ -272,7 +272,7 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 	}
 	if loc.Kind == LocOptimizedOut {
 		lines, other := b.availableLines(ft, raw, s.File)
-		return loc, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other}
+		return loc, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other, Line: s.Line}
 	}
 	if b.beforeBody(ft, s.Addr) && frameRelative(loc) && !callerArea(loc) {
 		// Unoptimised code stores parameters and locals in their frame

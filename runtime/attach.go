@@ -83,7 +83,7 @@ func planAttach(spec *ebpf.CollectionSpec, opts *Options) ([]plan, error) {
 		for i := range rest {
 			p := &rest[i].point
 			if takesProbe(p.kind) && (probes == 1 || !p.hasTarget()) {
-				if err := p.override(opts.Probe); err != nil {
+				if err := p.override(withBinary(opts.Probe, p.kind, opts.Binary)); err != nil {
 					return nil, fmt.Errorf("program %s: %w", rest[i].name, err)
 				}
 			}
@@ -100,6 +100,15 @@ func planAttach(spec *ebpf.CollectionSpec, opts *Options) ([]plan, error) {
 		fixupProgram(spec.Programs[pl.name], pl.point)
 	}
 	return plans, nil
+}
+
+// withBinary puts the binary in front of a uprobe's probe that names
+// only a function ("process" becomes "BINARY:process").
+func withBinary(probe string, k kind, binary string) string {
+	if k != kindUprobe || binary == "" || strings.Contains(probe, ":") {
+		return probe
+	}
+	return binary + ":" + probe
 }
 
 func takesProbe(k kind) bool {
@@ -201,6 +210,9 @@ func attachUprobe(prog *ebpf.Program, p attachPoint, pid int, execs map[string]*
 		l, err = ex.Uretprobe(p.symbol, prog, uo)
 	} else {
 		l, err = ex.Uprobe(p.symbol, prog, uo)
+	}
+	if errors.Is(err, link.ErrNoSymbol) {
+		return nil, fmt.Errorf("%w: %s is not a function of %s%s", ErrNoSymbol, p.symbol, path, didYouMean(p.symbol, symbolNames(path)))
 	}
 	if errors.Is(err, unix.ENOENT) && pid != 0 {
 		return nil, fmt.Errorf("process %d: %w", pid, err)

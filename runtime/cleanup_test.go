@@ -43,30 +43,69 @@ func helperMain(v string) int {
 	return 0
 }
 
-// objectIDs lists the programs, maps and links in the kernel.
-func objectIDs(t *testing.T) map[string]bool {
+// objectIDs lists the programs, maps and links in the kernel: programs and
+// maps with their names, links with the program they attach.
+func objectIDs(t *testing.T) map[string]string {
 	t.Helper()
-	ids := map[string]bool{}
+	ids := map[string]string{}
 	for id := ebpf.ProgramID(0); ; {
 		next, err := ebpf.ProgramGetNextID(id)
 		if err != nil {
 			break
 		}
-		ids[fmt.Sprint("prog ", next)], id = true, next
+		name := ""
+		if p, err := ebpf.NewProgramFromID(next); err == nil {
+			if info, err := p.Info(); err == nil {
+				name = info.Name
+			}
+			p.Close()
+		}
+		ids[fmt.Sprint("prog ", next)], id = name, next
 	}
 	for id := ebpf.MapID(0); ; {
 		next, err := ebpf.MapGetNextID(id)
 		if err != nil {
 			break
 		}
-		ids[fmt.Sprint("map ", next)], id = true, next
+		name := ""
+		if m, err := ebpf.NewMapFromID(next); err == nil {
+			if info, err := m.Info(); err == nil {
+				name = info.Name
+			}
+			m.Close()
+		}
+		ids[fmt.Sprint("map ", next)], id = name, next
 	}
 	it := new(link.Iterator)
 	for it.Next() {
-		ids[fmt.Sprint("link ", it.ID)] = true
+		prog := ""
+		if info, err := it.Link.Info(); err == nil {
+			prog = fmt.Sprint("prog ", info.Program)
+		}
+		ids[fmt.Sprint("link ", it.ID)] = prog
 	}
 	it.Close()
 	return ids
+}
+
+// loaderObjects lists the objects in now and not in before that the
+// loader made: its programs and maps by name (the count program and its
+// map, the process filter's), and the links of those programs. Other
+// objects appear too when other processes load programs meanwhile.
+func loaderObjects(before, now map[string]string) map[string]bool {
+	names := map[string]bool{"count": true, "calls": true, forkProg: true, exitProg: true, pidSetMap: true, pidStatsMap: true}
+	ours := map[string]bool{}
+	for id, name := range now {
+		if _, old := before[id]; !old && !strings.HasPrefix(id, "link ") && names[name] {
+			ours[id] = true
+		}
+	}
+	for id, prog := range now {
+		if _, old := before[id]; !old && strings.HasPrefix(id, "link ") && ours[prog] {
+			ours[id] = true
+		}
+	}
+	return ours
 }
 
 // probedByte reads the first byte of function fn in the running process pid:
@@ -158,12 +197,7 @@ func TestCleanupAfterSignal(t *testing.T) {
 				loader.Wait()
 				t.Fatalf("loader did not attach: %q %s", sc.Text(), stderr.String())
 			}
-			ours := map[string]bool{}
-			for id := range objectIDs(t) {
-				if !before[id] {
-					ours[id] = true
-				}
-			}
+			ours := loaderObjects(before, objectIDs(t))
 			if len(ours) < 3 { // program, map, perf-event link
 				t.Errorf("loader created %v, want a program, a map and a link", ours)
 			}
@@ -194,7 +228,7 @@ func TestCleanupAfterSignal(t *testing.T) {
 				left = left[:0]
 				now := objectIDs(t)
 				for id := range ours {
-					if now[id] {
+					if _, ok := now[id]; ok {
 						left = append(left, id)
 					}
 				}

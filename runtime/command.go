@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // gateScript holds the command until the probes are attached: the shell
@@ -15,10 +17,13 @@ const gateScript = `read _ <&3; exec 3<&-; exec "$@"`
 
 // command is a traced command started by Run.
 type command struct {
-	cmd  *exec.Cmd
-	gate *os.File
-	done chan struct{}
-	err  error
+	cmd      *exec.Cmd
+	argv     []string
+	gate     *os.File
+	released bool
+	stopped  bool // bpfcc signalled it (end of the run)
+	done     chan struct{}
+	err      error
 }
 
 // startCommand starts argv held at the gate. A single argument with spaces
@@ -61,7 +66,7 @@ func startCommand(argv []string, opts *Options) (*command, error) {
 		w.Close()
 		return nil, fmt.Errorf("%w: %w", ErrCommand, err)
 	}
-	c := &command{cmd: cmd, gate: w, done: make(chan struct{})}
+	c := &command{cmd: cmd, argv: argv, gate: w, done: make(chan struct{})}
 	go func() {
 		c.err = cmd.Wait()
 		close(c.done)
@@ -73,16 +78,24 @@ func startCommand(argv []string, opts *Options) (*command, error) {
 func (c *command) pid() int { return c.cmd.Process.Pid }
 
 // release lets the command run.
-func (c *command) release() { c.gate.Close() }
+func (c *command) release() {
+	c.released = true
+	c.gate.Close()
+}
 
-// stop ends the command if it is still running: SIGTERM, then SIGKILL.
+// stop ends the command if it is still running: SIGTERM, then SIGKILL. A
+// command still held at the gate is killed there and never runs.
 func (c *command) stop() {
+	if !c.released {
+		c.cmd.Process.Kill()
+	}
 	c.gate.Close()
 	select {
 	case <-c.done:
 		return
 	default:
 	}
+	c.stopped = true
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-c.done:
@@ -90,6 +103,51 @@ func (c *command) stop() {
 		c.cmd.Process.Kill()
 		<-c.done
 	}
+}
+
+// failure reports how a command that ended on its own failed: a non-zero
+// exit status or a signal; nil when it succeeded or bpfcc stopped it.
+func (c *command) failure() error {
+	if c.stopped || c.err == nil {
+		return nil
+	}
+	ps := c.cmd.ProcessState
+	if ps == nil {
+		return nil
+	}
+	e := &CommandError{Command: strings.Join(c.argv, " "), Status: ps.ExitCode()}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		e.Signal = ws.Signal()
+	}
+	if e.Status == 0 && e.Signal == 0 {
+		return nil
+	}
+	return e
+}
+
+// CommandError reports a traced command that failed on its own: it
+// exited with a non-zero status or was killed by a signal. Run returns it
+// after the results are printed.
+type CommandError struct {
+	Command string
+	Status  int            // exit status; -1 when killed by a signal
+	Signal  syscall.Signal // the signal that killed it, or 0
+}
+
+func (e *CommandError) Error() string {
+	if e.Signal != 0 {
+		return fmt.Sprintf("the traced command %q was killed by %s", e.Command, unix.SignalName(e.Signal))
+	}
+	return fmt.Sprintf("the traced command %q exited with status %d", e.Command, e.Status)
+}
+
+// ExitCode is the status a shell reports for the command: its exit
+// status, or 128 plus the signal that killed it.
+func (e *CommandError) ExitCode() int {
+	if e.Signal != 0 {
+		return 128 + int(e.Signal)
+	}
+	return e.Status
 }
 
 // SplitCommand splits a command line into words as a shell does for simple

@@ -22,6 +22,14 @@
 // or BPF link); tracefs probe events are never created, so the kernel
 // removes everything when the process exits, even after SIGKILL.
 //
+// # Process filter
+//
+// With Options.Command or Options.PID, uprobes count only in that process
+// and the processes it starts: they are attached for every process, and a
+// check prepended to each uprobe program consults a PID set that programs
+// on sched/sched_process_fork and sched_process_exit keep in the kernel
+// (pidfilter.go).
+//
 // # Output conventions
 //
 // Output maps (perf event arrays, ring buffers) print one line per record,

@@ -19,6 +19,10 @@ var (
 	ErrAttach = errors.New("attach failed")
 	// ErrCommand means the traced command could not be started.
 	ErrCommand = errors.New("command failed")
+	// ErrInterrupted means ctx ended, or SIGINT or SIGTERM arrived, before
+	// the probes were attached: nothing was traced, and everything the
+	// run had set up is gone.
+	ErrInterrupted = errors.New("interrupted before the probes were attached")
 )
 
 // Causes that get a sentence telling the user what to do. They are wrapped
@@ -30,6 +34,17 @@ var (
 	ErrNoKprobes = errors.New("kernel has no kprobe support")
 	// ErrNoBinary: the binary named by a uprobe does not exist.
 	ErrNoBinary = errors.New("binary not found")
+	// ErrNeedBinary: a uprobe's probe names a function but no binary.
+	ErrNeedBinary = errors.New("the uprobe names no binary")
+	// ErrRefused: the kernel answered EPERM although bpfcc holds the
+	// capabilities it needs: a security policy forbids the program or
+	// attachment (kernel lockdown, an LSM).
+	ErrRefused = errors.New("refused by the kernel's security policy")
+	// ErrNoTracepoint: the tracepoint a program names does not exist.
+	ErrNoTracepoint = errors.New("no such tracepoint")
+	// ErrNoKernelFunc: the kernel function or LSM hook a program names
+	// does not exist (in the kernel's BTF).
+	ErrNoKernelFunc = errors.New("no such kernel function")
 	// ErrNoSymbol: the function named by a uprobe is not in the binary.
 	ErrNoSymbol = errors.New("symbol not found")
 	// ErrMemlock: the locked-memory limit is too low.
@@ -52,8 +67,12 @@ var hints = []struct {
 	text string
 }{
 	{ErrNoKprobes, "this kernel was built without kprobes (CONFIG_KPROBES is not set): use a tracepoint (tp/CAT/NAME), a raw tracepoint (raw_tp/NAME) or a uprobe instead"},
+	{ErrRefused, "a security policy of this machine (kernel lockdown, or a security module such as the BPF LSM) forbids it; use another kind of program: a tracepoint (tp/CAT/NAME), tp_btf/NAME or raw_tp/NAME instead of fentry/fexit"},
+	{ErrNoTracepoint, "the kernel's tracepoints are listed in available_events in tracefs (/sys/kernel/tracing) as CAT:NAME; name one as tp/CAT/NAME (raw_tp/NAME and tp_btf/NAME take the NAME)"},
+	{ErrNoKernelFunc, "fentry, fexit and fmod_ret attach to kernel functions the kernel's BTF lists (bpftool btf dump file /sys/kernel/btf/vmlinux | grep FUNC), lsm/ to LSM hooks (bpf_lsm_HOOK)"},
 	{ErrPermission, "run as root, or give the binary CAP_BPF and CAP_PERFMON (plus CAP_NET_ADMIN for XDP/TC): sudo setcap cap_bpf,cap_perfmon,cap_net_admin+ep ./bpfcc"},
 	{ErrMemlock, "raise the locked-memory limit (ulimit -l unlimited) or run as root; kernels before 5.11 charge BPF maps to RLIMIT_MEMLOCK"},
+	{ErrNeedBinary, "add -x BINARY, the program whose function the uprobe probes (or write the probe as BINARY:FUNC)"},
 	{ErrNoBinary, "check the binary path in the probe (use an absolute path, or a name found in $PATH)"},
 	{ErrNoSymbol, "check the function name: it must be a function symbol of the binary (nm -D or nm BINARY lists them); stripped binaries need an address (BINARY:0xOFFSET)"},
 	{ErrNoTarget, "name the attach point in the section (SEC(\"uprobe//path/bin:func\")) or with --load PROBE"},
@@ -65,6 +84,12 @@ var hints = []struct {
 // Hint returns a sentence telling the user how to fix err, or "" when err has
 // no known cause.
 func Hint(err error) string {
+	var r *VerifierReport
+	if errors.As(err, &r) {
+		if a := r.Advice(); a != "" {
+			return a
+		}
+	}
 	for _, h := range hints {
 		if errors.Is(err, h.err) {
 			return h.text
@@ -80,6 +105,9 @@ func Describe(err error) string {
 		return ""
 	}
 	s := err.Error()
+	for _, advice := range ciliumAdvice {
+		s = strings.ReplaceAll(s, advice, "")
+	}
 	if h := Hint(err); h != "" {
 		s += "\nhint: " + h
 	}
@@ -92,8 +120,10 @@ func classify(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, unix.EPERM) && hasBPFCaps() && strings.Contains(err.Error(), "MEMLOCK"):
+	case errors.Is(err, unix.EPERM) && hasBPFCaps() && memlockLimited && strings.Contains(err.Error(), "MEMLOCK"):
 		return fmt.Errorf("%w: %w", ErrMemlock, err)
+	case errors.Is(err, unix.EPERM) && hasBPFCaps():
+		return &refusedError{cause: err, policy: securityPolicy()}
 	case errors.Is(err, unix.EPERM):
 		return fmt.Errorf("%w: %w", ErrPermission, err)
 	case errors.Is(err, link.ErrNoSymbol):
@@ -102,6 +132,52 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", ErrNoBinary, err)
 	}
 	return err
+}
+
+// refusedError is an EPERM that capabilities do not explain.
+type refusedError struct {
+	cause  error
+	policy string
+}
+
+func (e *refusedError) Error() string {
+	what := e.cause.Error()
+	for _, advice := range ciliumAdvice {
+		what = strings.ReplaceAll(what, advice, "")
+	}
+	what = strings.TrimSuffix(what, ": operation not permitted")
+	return what + ": operation not permitted, although bpfcc runs with the capabilities BPF needs" + e.policy
+}
+
+func (e *refusedError) Unwrap() []error { return []error{ErrRefused, e.cause} }
+
+// ciliumAdvice is advice in cilium/ebpf's errors meant for Go callers
+// (rlimit.RemoveMemlock, which bpfcc already calls; LogSizeStart): a person
+// at a terminal gets a hint instead.
+var ciliumAdvice = []string{" (MEMLOCK may be too low, consider rlimit.RemoveMemlock)", " (hit verifier bug, increase LogSizeStart to fit the log and check dmesg)"}
+
+// memlockLimited is set when removing RLIMIT_MEMLOCK failed. Kernels from
+// 5.11 on charge BPF memory to the memory cgroup, and there removing the
+// limit succeeds without changing it: EPERM is then never the limit.
+var memlockLimited bool
+
+// securityPolicy describes what may forbid BPF on this machine although
+// bpfcc has the capabilities: kernel lockdown and the active LSMs, as far
+// as securityfs shows them (", kernel lockdown: integrity; LSMs: ...").
+func securityPolicy() string {
+	var parts []string
+	if b, err := os.ReadFile("/sys/kernel/security/lockdown"); err == nil {
+		if i, j := strings.IndexByte(string(b), '['), strings.IndexByte(string(b), ']'); i >= 0 && j > i {
+			parts = append(parts, "kernel lockdown: "+string(b)[i+1:j])
+		}
+	}
+	if b, err := os.ReadFile("/sys/kernel/security/lsm"); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		parts = append(parts, "security modules: "+strings.TrimSpace(string(b)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // hasBPFCaps reports whether this process holds CAP_BPF or CAP_SYS_ADMIN

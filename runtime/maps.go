@@ -38,6 +38,10 @@ func dumpable(ms *ebpf.MapSpec, verbose bool) bool {
 	if strings.HasSuffix(ms.Name, LostSuffix) {
 		return verbose
 	}
+	// The process filter's PID set and counters: -v prints the counts.
+	if ms.Name == pidSetMap || ms.Name == pidStatsMap {
+		return false
+	}
 	// The compiler's own maps: saved entry registers are internal; the
 	// read-error counters are shown (they are empty unless a read failed).
 	if strings.HasPrefix(ms.Name, "__bpfcc_") && ms.Name != readErrorsMap {

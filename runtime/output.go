@@ -15,6 +15,9 @@ type printer struct {
 	errw   io.Writer
 	json   bool
 	prefix bool // prefix events with their map name (more than one output map)
+	// printed counts the results printed (events, printk lines, tables,
+	// histograms, lost-event reports), not diagnostics.
+	printed int
 }
 
 // jsonLine writes one JSON object per line.
@@ -25,12 +28,14 @@ func (p *printer) jsonLine(v any) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.printed++
 	p.out.Write(append(b, '\n'))
 }
 
 func (p *printer) text(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.printed++
 	io.WriteString(p.out, s)
 }
 
@@ -68,5 +73,15 @@ func (p *printer) lost(mapName string, n uint64) {
 		p.jsonLine(map[string]any{"type": "lost", "map": mapName, "count": n})
 		return
 	}
+	p.mu.Lock()
+	p.printed++
+	p.mu.Unlock()
 	p.diag("%s: %d events lost (the buffer was full)", mapName, n)
+}
+
+// results reports how many results were printed so far.
+func (p *printer) results() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.printed
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/rlimit"
+	"golang.org/x/sys/unix"
 )
 
 // initTime approximates process start for the time-to-attached figure when
@@ -38,16 +39,22 @@ type Options struct {
 	// Forms: "BINARY:FUNC[+OFF]", "BINARY:0xFILEOFFSET", "FUNC[+OFF]",
 	// "CAT/NAME".
 	Probe string
+	// Binary is the traced program of a uprobe whose Probe names only a
+	// function (-x, or the command's binary).
+	Binary string
 	// Attach sets attach points per program; these are attached first and in
 	// this order (entry-value helpers before their line probes).
 	Attach []Target
-	// PID filters uprobes to one process (-p). Ignored with Command.
+	// PID limits uprobes to process PID and every process it starts,
+	// including those it started before the run (-p); see the process
+	// filter in pidfilter.go. Ignored with Command.
 	PID int
 	// Duration stops the run after this long (--duration); 0 means no limit.
 	Duration time.Duration
 	// Command is started once the programs are loaded, held until they are
-	// attached, traced by PID, and its exit ends the run (-c, --). One
-	// element with spaces is split on white space.
+	// attached, and its exit ends the run (-c, --); uprobes are limited to
+	// it and every process it starts. One element with spaces is split as
+	// SplitCommand does.
 	Command []string
 	// CommandStdout and CommandStderr receive the command's output; nil
 	// means os.Stdout and os.Stderr.
@@ -80,8 +87,10 @@ type Options struct {
 // Run loads spec, attaches every program, prints events and bpf_printk lines
 // while it runs and the maps when it ends. It runs until ctx is done,
 // SIGINT or SIGTERM arrives, Duration passes, or Command exits, and detaches
-// everything on every path. Errors wrap ErrLoad, ErrAttach or ErrCommand;
-// Describe renders them with a hint. Run does not modify spec.
+// everything on every path. Errors wrap ErrLoad, ErrAttach, ErrCommand or
+// ErrInterrupted; Describe renders them with a hint. A Command that failed
+// on its own gives a *CommandError after the results are printed. Run does
+// not modify spec.
 func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -106,19 +115,34 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
+	filter, err := planTreeFilter(spec, plans, opts.PID != 0 || len(opts.Command) > 0, func(note string) { out.diag("note: %s", note) })
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrAttach, err)
+	}
+	if ctx.Err() != nil {
+		return ErrInterrupted
+	}
+	if err := checkTargets(plans); err != nil {
+		return err
+	}
 	memlockErr := rlimit.RemoveMemlock()
+	memlockLimited = memlockErr != nil
 	coll, err := load(spec, &opts)
 	if err != nil {
 		if memlockErr != nil && errors.Is(err, ErrMemlock) {
 			err = fmt.Errorf("%w (removing the memlock limit failed: %v)", err, memlockErr)
 		}
+		filter.unshift(err)
 		return err
 	}
 	defer coll.Close()
 	if opts.Verbose {
 		printVerifierLogs(coll, out)
+		if filter != nil {
+			out.diag("note: the first %d instructions of %s are the process filter's check", filter.prefix, strings.Join(filter.progs, ", "))
+		}
 	}
-	s := &session{spec: spec, coll: coll, opts: &opts, out: out}
+	s := &session{spec: spec, coll: coll, opts: &opts, out: out, filter: filter}
 	return s.run(ctx, plans)
 }
 
@@ -132,6 +156,8 @@ type session struct {
 	links   []link.Link
 	events  []*eventReader
 	printk  *printkReader
+	filter  *treeFilter
+	plans   []plan
 	stopped bool
 }
 
@@ -142,12 +168,43 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
+	// interrupted reports a signal or the end of ctx before the probes
+	// are attached: the run ends, and cleanup removes what it set up
+	// without ever releasing the command.
+	interrupted := func() bool {
+		select {
+		case <-sig:
+			return true
+		default:
+			return ctx.Err() != nil
+		}
+	}
+	if interrupted() {
+		return ErrInterrupted
+	}
+	s.plans = plans
 	pid := s.opts.PID
 	if len(s.opts.Command) > 0 {
 		if s.cmd, err = startCommand(s.opts.Command, s.opts); err != nil {
 			return err
 		}
 		pid = s.cmd.pid()
+	} else if pid != 0 {
+		if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+			return fmt.Errorf("%w: -p %d: no such process", ErrAttach, pid)
+		}
+	}
+	// The uprobes' own PID filter: the process itself, unless the tree
+	// filter decides in the kernel.
+	uprobePID := pid
+	if s.filter != nil {
+		if err := s.filter.start(s.coll, pid, s.cmd == nil); err != nil {
+			return err
+		}
+		uprobePID = 0
+		if s.opts.Verbose {
+			s.out.diag("%s", s.filter.describe())
+		}
 	}
 	if usesPrintk(s.spec) {
 		if s.printk, err = startPrintk(s.out, printkPID(plans, pid)); err != nil {
@@ -157,8 +214,14 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	if s.events, err = startEvents(s.spec, s.coll, s.opts, s.out); err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
-	if s.links, err = attachAll(s.coll, plans, s.opts, pid); err != nil {
+	if interrupted() {
+		return ErrInterrupted
+	}
+	if s.links, err = attachAll(s.coll, plans, s.opts, uprobePID); err != nil {
 		return err
+	}
+	if interrupted() {
+		return ErrInterrupted
 	}
 	if s.opts.Verbose {
 		s.out.diag("attached %d program(s) in %.1f ms since start", len(s.links), float64(time.Since(s.opts.Start).Microseconds())/1000)
@@ -171,6 +234,9 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	}
 	s.wait(ctx, sig)
 	s.finish()
+	if s.cmd != nil {
+		return s.cmd.failure()
+	}
 	return nil
 }
 
@@ -214,6 +280,9 @@ func (s *session) wait(ctx context.Context, sig <-chan os.Signal) {
 func (s *session) finish() {
 	closeLinks(s.links)
 	s.links = nil
+	if s.filter != nil {
+		s.filter.stop()
+	}
 	if s.cmd != nil {
 		s.cmd.stop()
 	}
@@ -224,11 +293,15 @@ func (s *session) finish() {
 		s.printk = nil
 	}
 	dumpMaps(s.spec, s.coll, s.opts, s.out)
+	s.report()
 }
 
 // cleanup releases whatever an early return left behind.
 func (s *session) cleanup() {
 	closeLinks(s.links)
+	if s.filter != nil {
+		s.filter.stop()
+	}
 	if s.cmd != nil {
 		s.cmd.stop()
 	}

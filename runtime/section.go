@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -54,6 +55,7 @@ type attachPoint struct {
 	ret       bool   // uretprobe, kretprobe
 	sleepable bool   // uprobe.s, uretprobe.s
 	egress    bool   // tc/egress
+	family    string // tracing and LSM: tp_btf, fentry, fexit, fmod_ret, lsm (without .s)
 	binary    string // uprobe: path or name of the binary
 	symbol    string // uprobe/kprobe: function; tracepoint: CAT/NAME; raw_tp: NAME
 	offset    uint64 // offset from symbol
@@ -102,7 +104,13 @@ func parseSection(sec string) (attachPoint, error) {
 		if rest == "" {
 			return p, nil
 		}
-		return p, p.setUprobeTarget(rest)
+		if err := p.setUprobeTarget(rest); err != nil {
+			if errors.Is(err, ErrNeedBinary) {
+				err = fmt.Errorf("%w: section %q: %w", ErrSection, sec, err)
+			}
+			return p, err
+		}
+		return p, nil
 	case "kprobe", "kretprobe":
 		p = attachPoint{kind: kindKprobe, ret: prefix == "kretprobe"}
 		if rest == "" {
@@ -127,7 +135,7 @@ func parseSection(sec string) (attachPoint, error) {
 		if strings.HasPrefix(prefix, "lsm") {
 			k = kindLSM
 		}
-		return attachPoint{kind: k, symbol: rest, sleepable: strings.HasSuffix(prefix, ".s")}, nil
+		return attachPoint{kind: k, symbol: rest, sleepable: strings.HasSuffix(prefix, ".s"), family: strings.TrimSuffix(prefix, ".s")}, nil
 	case "xdp":
 		return attachPoint{kind: kindXDP}, nil
 	case "tc", "tcx", "classifier":
@@ -145,7 +153,10 @@ func parseSection(sec string) (attachPoint, error) {
 // setUprobeTarget parses BINARY:FUNC[+OFF] or BINARY:0xFILEOFFSET.
 func (p *attachPoint) setUprobeTarget(s string) error {
 	i := strings.LastIndexByte(s, ':')
-	if i <= 0 || i == len(s)-1 {
+	if i < 0 {
+		return fmt.Errorf("%w: %q", ErrNeedBinary, s)
+	}
+	if i == 0 || i == len(s)-1 {
 		return fmt.Errorf("%w: uprobe target %q: want BINARY:FUNC[+OFFSET]", ErrSection, s)
 	}
 	p.binary = s[:i]

@@ -37,23 +37,31 @@ Compile options:
   --version, --help
 
 Probe options (DWARF-bound handler arguments):
-  -x BINARY        the traced binary (uprobes)
+  -x BINARY        the traced binary (uprobes; with --load, default: the
+                   binary of the command run by -c or --)
   --probe H=PROBE  attach handler H at PROBE (FUNC, FUNC+OFF, FUNC:RLN, FILE.c:LINE, FUNC%return)
   --bind H.ARG=EXPR  bind handler H's argument ARG to the target's variable expression
   --vars PROBE     list the variables visible at PROBE in BINARY
 
 Run options (with --load):
-  -p PID           trace only process PID (not with -c or --)
-  -c 'CMD ARGS'    run CMD, trace it, stop when it exits (or: -- CMD ARGS);
+  -p PID           trace process PID and every process it starts
+                   (uprobes; not with -c or --)
+  -c 'CMD ARGS'    run CMD, trace it and every process it starts, stop
+                   when it exits (or: -- CMD ARGS); exit with its status;
                    split like a shell's simple command: quotes and
                    backslashes, no pipes, redirections or expansion
   --duration D     stop after D (e.g. 5s)
   --iface NAME     network interface for XDP and TC programs
-  --json           print maps and events as JSON
+  -o FILE          write the results (events, tables, JSON) to FILE; the
+                   command's output stays on standard output
+  --json           print maps and events as JSON lines; without -o the
+                   command's standard output goes to standard error, so
+                   standard output is JSON only
   -v               verbose: verifier logs and statistics, time to attach
 
 Exit status: 0 success, 1 error in the input or a failed run, 2 usage error,
-3 internal compiler error.
+3 internal compiler error; with --load, a failed command's status, and 130
+or 143 when SIGINT or SIGTERM came before the probes were attached.
 `
 
 type config struct {
@@ -112,6 +120,16 @@ func (c *config) compileOptions() bpfcc.Options {
 
 func parseArgs(args []string) (*config, error) {
 	c := &config{opt: 2, warnings: true}
+	// --load anywhere before "--" makes -c the command to trace, also
+	// when -c comes first.
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--load" {
+			c.load = true
+		}
+	}
 	var positional []string
 	next := func(i *int, flag string) (string, error) {
 		if *i+1 >= len(args) {

@@ -164,3 +164,19 @@ char LICENSE[] SEC("license") = "GPL";
 		}
 	}
 }
+
+// TestCommandBeforeLoad: -c before --load is the command to trace, not
+// cc's "compile only".
+func TestCommandBeforeLoad(t *testing.T) {
+	c, err := parseArgs([]string{"-c", "./demo 3", "--load", "process", "p.c", "-x", "./demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.load || !slices.Equal(c.command, []string{"./demo", "3"}) || c.probe != "process" || c.input != "p.c" {
+		t.Errorf("config = load %v, command %q, probe %q, input %q; want --load of p.c at process tracing ./demo 3", c.load, c.command, c.probe, c.input)
+	}
+	// Without --load, -c still means compile only.
+	if c, err := parseArgs([]string{"-c", "p.c"}); err != nil || c.load || c.input != "p.c" || c.command != nil {
+		t.Errorf("-c p.c: %+v, %v", c, err)
+	}
+}
