@@ -196,8 +196,12 @@ func codegenError(mod *ir.Module, err error) error {
 	var je *codegen.JumpRangeError
 	var ae *codegen.ArgRegsError
 	var te *codegen.TrapError
+	var asmErr *codegen.AsmError
 	if errors.As(err, &te) && te.Pos.Line > 0 {
 		return diag.List{{File: te.Pos.File, Line: te.Pos.Line, Col: te.Pos.Col, Msg: te.Error()}}
+	}
+	if errors.As(err, &asmErr) {
+		return diag.List{{File: asmErr.Pos.File, Line: asmErr.Pos.Line, Col: asmErr.Pos.Col, Msg: asmErr.Msg}}
 	}
 	name, msg := "", ""
 	switch {

@@ -205,8 +205,8 @@ func (c *checker) instr(b *Block, j int, in *Instr) {
 		switch {
 		case in.Asm == nil:
 			c.errorf("%s: missing asm code", where)
-		case len(in.Asm.In) != len(in.Args):
-			c.errorf("%s: %d inputs bound to %d registers", where, len(in.Args), len(in.Asm.In))
+		case len(in.Asm.In)+len(in.Asm.Late) != len(in.Args):
+			c.errorf("%s: %d inputs for %d registers and %d late immediates", where, len(in.Args), len(in.Asm.In), len(in.Asm.Late))
 		}
 		for _, a := range in.Args {
 			c.operand(a, where)

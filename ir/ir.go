@@ -239,6 +239,33 @@ type Asm struct {
 	// Writes lists every register the code may change: its clobbers, the
 	// registers its instructions write and the output.
 	Writes []asm.Register
+
+	// Late lists "i" operands whose value is known only after inlining
+	// and constant folding (a parameter of an always-inline function):
+	// codegen assembles Text again with them. Args past len(In) hold their
+	// values; Insns were assembled with 0 in their place.
+	Late []AsmLate
+	// Text, Operands and ID are what the code was assembled from (ID
+	// replaces %=); Funcs names the functions whose address it loads.
+	Text     string
+	Operands []AsmOperand
+	ID       int
+	Funcs    []string
+}
+
+// AsmLate binds operand Operand of an asm statement to Args[Arg].
+type AsmLate struct {
+	Operand, Arg int
+}
+
+// AsmOperand is what one operand reference of asm text stands for: a
+// register, an immediate or a symbol.
+type AsmOperand struct {
+	Name  string
+	IsReg bool
+	Reg   asm.Register
+	Imm   int64
+	Sym   string
 }
 
 // Block is a basic block: straight-line instructions ending in a terminator.

@@ -56,9 +56,17 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 		return
 	}
 	bops := make([]bpfasm.Operand, len(ops))
+	var late []int
 	for i, op := range ops {
 		bops[i] = bpfasm.Operand{Name: op.name, Kind: bpfasm.KindReg, Reg: regs[i]}
-		if op.constraint != "r" {
+		switch {
+		case op.constraint == "r":
+		case fl.lateImmediate(op):
+			// Assembled with 0 now, and again by codegen once inlining
+			// and folding made the value a constant.
+			bops[i] = bpfasm.Operand{Name: op.name, Kind: bpfasm.KindImm}
+			late = append(late, i)
+		default:
 			if bops[i], ok = fl.asmImmediate(op); !ok {
 				return
 			}
@@ -70,12 +78,31 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 		fl.l.errorf(x.Token3, "%v", err)
 		return
 	}
-	fl.emitAsm(x, insns, ops, regs, clobbers)
+	code := &ir.Asm{Insns: insns, Text: text, ID: fl.l.nasm}
+	for _, o := range bops {
+		code.Operands = append(code.Operands, ir.AsmOperand{Name: o.Name, IsReg: o.Kind == bpfasm.KindReg, Reg: o.Reg, Imm: o.Imm, Sym: o.Sym})
+	}
+	fl.emitAsm(x, code, ops, regs, clobbers, late)
+}
+
+// lateImmediate reports whether an "i" operand is a local variable or
+// parameter of integer type: in an always-inline function (libbpf's
+// bpf_tail_call_static passes its slot so) it is a constant once the
+// function is inlined.
+func (fl *fnLowerer) lateImmediate(op asmOperand) bool {
+	if _, ok := constAddress(op.expr); ok {
+		return false
+	}
+	id := ident(op.expr)
+	if id == nil {
+		return false
+	}
+	d := declOf(id)
+	return d != nil && fl.vars[d] != nil && isScalar(op.expr.Type()) && !isPtr(op.expr.Type()) && !fl.f.Naked
 }
 
 // emitAsm binds the operands and emits the OpAsm.
-func (fl *fnLowerer) emitAsm(x *cc.Asm, insns asm.Instructions, ops []asmOperand, regs []asm.Register, clobbers []asm.Register) {
-	code := &ir.Asm{Insns: insns}
+func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []asm.Register, clobbers []asm.Register, late []int) {
 	in := &ir.Instr{Op: ir.OpAsm, Asm: code}
 	var out *asmOperand
 	var outLv lvalue
@@ -118,7 +145,11 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, insns asm.Instructions, ops []asmOperand
 		in.Args = append(in.Args, v.op)
 		code.In = append(code.In, regs[i])
 	}
-	if !fl.asmReferences(x, code.Insns) {
+	for _, i := range late {
+		code.Late = append(code.Late, ir.AsmLate{Operand: i, Arg: len(in.Args)})
+		in.Args = append(in.Args, fl.rvalue(ops[i].expr).op)
+	}
+	if !fl.asmReferences(x, code) {
 		return
 	}
 	code.Writes = mergeRegs(bpfasm.Writes(code.Insns), clobbers)
@@ -378,7 +409,8 @@ func stripParens(e cc.ExpressionNode) cc.ExpressionNode {
 
 // asmReferences checks the symbols the asm code names (call f, r1 = m ll)
 // and records calls so that the callee is compiled.
-func (fl *fnLowerer) asmReferences(x *cc.Asm, insns asm.Instructions) bool {
+func (fl *fnLowerer) asmReferences(x *cc.Asm, code *ir.Asm) bool {
+	insns := code.Insns
 	for i, ins := range insns {
 		ref := ins.Reference()
 		if ref == "" {
@@ -389,6 +421,7 @@ func (fl *fnLowerer) asmReferences(x *cc.Asm, insns asm.Instructions) bool {
 			if ins.OpCode.IsDWordLoad() {
 				// A function's address: a callback for bpf_loop and the like.
 				insns[i].Src = asm.PseudoFunc
+				code.Funcs = append(code.Funcs, ref)
 			}
 			continue
 		}

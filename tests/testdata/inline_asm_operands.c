@@ -1,6 +1,7 @@
 // Tests: inline asm with register ("r", "=r", "+r") and immediate ("i")
 // operands, named and numbered, a helper id and a map address as "i"
-// operands, %= labels, numeric labels, clobbers, and C values flowing
+// operands, an "i" parameter of an always-inline function, %= labels,
+// numeric labels, clobbers, and C values flowing
 // in and out of the asm.
 // RUN: socket
 // EXPECT: retval=0
@@ -31,6 +32,14 @@ static __always_inline __u64 clamp(__u64 v)
 		     : [out] "=r"(out)
 		     : [v] "r"(v), [max] "i"(100));
 	return out;
+}
+
+/* An "i" operand that is a constant only once the function is inlined, as
+ * libbpf's bpf_tail_call_static passes its slot. */
+static __always_inline __u64 add_const(__u64 v, const int k)
+{
+	asm volatile("%[v] += %[k]" : [v] "+r"(v) : [k] "i"(k));
+	return v;
 }
 
 SEC("socket")
@@ -82,6 +91,9 @@ int inline_asm_operands(struct __sk_buff *skb)
 	asm volatile("%[r] = 0x100000005 ll; r1 = %[r]; w1 += 1; %[r] = r1"
 		     : [r] "=r"(r) : : "r1");
 	CHECK(7, r == 6);
+
+	CHECK(8, add_const(a, 3) == a + 3);
+	CHECK(9, add_const(10, -4) == 6);
 	return 0;
 }
 
