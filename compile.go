@@ -170,6 +170,13 @@ func ciliumCannotRead(o *obj.Object) string {
 		if m.Extern {
 			return fmt.Sprintf("extern map %q (for the BPF static linker)", m.Name)
 		}
+		if m.BTF != nil {
+			for _, f := range m.BTF.Members {
+				if !ciliumMapFields[f.Name] {
+					return fmt.Sprintf("map %q sets %q", m.Name, f.Name)
+				}
+			}
+		}
 	}
 	for _, e := range o.Externs {
 		if e.Section == "" {
@@ -183,6 +190,13 @@ func ciliumCannotRead(o *obj.Object) string {
 		}
 	}
 	return ""
+}
+
+// ciliumMapFields are the BTF map definition members cilium/ebpf reads
+// (libbpf also knows numa_node and others).
+var ciliumMapFields = map[string]bool{
+	"type": true, "map_flags": true, "max_entries": true, "key": true, "value": true,
+	"key_size": true, "value_size": true, "pinning": true, "values": true, "map_extra": true,
 }
 
 func internalError(stage string, r any) error {

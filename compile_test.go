@@ -170,3 +170,31 @@ char LICENSE[] SEC("license") = "GPL";
 		t.Errorf("undefined symbols %v", binds)
 	}
 }
+
+// A map definition member libbpf reads and cilium/ebpf does not (numa_node)
+// gives an object for libbpf and a warning, not an internal error.
+func TestMapFieldCiliumCannotRead(t *testing.T) {
+	src := `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(map_flags, BPF_F_NUMA_NODE);
+	__uint(numa_node, 0);
+} numa SEC(".maps");
+SEC("socket") int p(void *c) { __u32 k = 0; return bpf_map_lookup_elem(&numa, &k) != 0; }
+char LICENSE[] SEC("license") = "GPL";
+`
+	res, err := Compile("numa.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec != nil || !strings.Contains(res.Warnings.Error(), `"numa_node"`) {
+		t.Errorf("spec %v, warnings %v", res.Spec, res.Warnings)
+	}
+	if !bytes.Contains(res.Object, []byte("numa_node")) {
+		t.Error("the object's BTF lost the numa_node member")
+	}
+}
