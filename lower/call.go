@@ -64,9 +64,20 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
 		return value{op: ir.Imm(0), t: t}
 	}
+	if libraryBuiltins[name] {
+		// As clang does (-fbuiltin), a call of the C library function
+		// the program does not define is the builtin.
+		if v, ok := fl.builtin(x, "__builtin_"+name, args); ok {
+			return v
+		}
+	}
 	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file", name)
 	return value{op: ir.Imm(0), t: t}
 }
+
+// libraryBuiltins are the C library functions clang compiles as their
+// __builtin_ forms, which bpfcc expands inline.
+var libraryBuiltins = map[string]bool{"memcpy": true, "memmove": true, "memset": true, "memcmp": true, "bcmp": true}
 
 func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, args []cc.ExpressionNode, what string) []ir.Operand {
 	if len(args) > 5 {
