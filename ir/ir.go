@@ -25,6 +25,12 @@ type Pos struct {
 // still reachable after optimisation as an error, as clang does.
 const TrapSym = "__builtin_trap"
 
+// ConstPSym is the callee of an OpCallFunc that __builtin_constant_p(x)
+// lowers to when the front end could not decide it: code generation
+// replaces it with 1 when inlining and folding made x a constant, else 0,
+// as clang decides it after optimisation.
+const ConstPSym = "__builtin_constant_p"
+
 // Reg is a virtual register. Reg 0 means "no register".
 type Reg int
 

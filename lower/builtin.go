@@ -31,6 +31,14 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		return v, true
 	case "__builtin_constant_p":
+		if len(args) == 1 {
+			if _, ok := fl.constVal(args[0]); ok {
+				return value{op: ir.Imm(1), t: t}, true
+			}
+			if fl.fi.usesConstP {
+				return fl.constantP(x, args[0], t), true
+			}
+		}
 		return zero, true
 	case "__builtin_bpf_load_byte", "__builtin_bpf_load_half", "__builtin_bpf_load_word":
 		// Legacy socket-buffer loads, BPF_LD_ABS/IND: network order

@@ -86,7 +86,7 @@ func addrOfCompoundLiteral(e cc.ExpressionNode) bool {
 // unsigned enums as int, so expressions with such operands are left for
 // lower to fold with clang's types.
 func (fl *fnLowerer) constVal(e cc.ExpressionNode) (int64, bool) {
-	if e == nil || fl.hasEnumOperand(e) {
+	if e == nil || fl.hasEnumOperand(e) || fl.lateConstP(e) {
 		return 0, false
 	}
 	return constValue(e)

@@ -33,6 +33,8 @@ type fnLowerer struct {
 	// types and enumOps memoise typeOf (see enumtypes.go).
 	types   map[cc.ExpressionNode]cc.Type
 	enumOps map[cc.ExpressionNode]bool
+	// constPMemo memoises lateConstP.
+	constPMemo map[cc.ExpressionNode]bool
 	// sret holds, in a function returning a struct or union, the address
 	// where the caller wants the result.
 	sret ir.Reg

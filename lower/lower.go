@@ -157,6 +157,9 @@ type funcInfo struct {
 	direct map[string]token.Position
 	// sites are the programs a bound handler became.
 	sites []*ir.Func
+	// usesConstP: the body asks __builtin_constant_p of a non-constant
+	// (see constp.go).
+	usesConstP bool
 }
 
 func (l *lowerer) pos(n cc.Node) ir.Pos {
@@ -251,7 +254,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if _, dup := l.funcs[name]; dup {
 		return
 	}
-	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}, direct: map[string]token.Position{}}
+	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}, direct: map[string]token.Position{}, usesConstP: usesLateConstP(fd)}
 	f := &ir.Func{Name: name, Pos: l.pos(d), Static: static}
 	f.Hidden = !f.Static && isHidden(d, nil)
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
