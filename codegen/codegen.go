@@ -160,8 +160,8 @@ func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.F
 	if err := optimize(f, c, optLevel); err != nil {
 		return nil, fmt.Errorf("function %q: %w", f.Name, err)
 	}
-	if pos, ok := reachableTrap(f); ok {
-		return nil, &TrapError{Func: f.Name, Pos: pos}
+	if in, ok := reachableTrap(f); ok {
+		return nil, &TrapError{Func: f.Name, Pos: in.Pos, Msg: in.Note}
 	}
 	mf := &mfunc{name: f.Name, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
 	mf.slotOff, mf.slotBytes = layoutSlots(f)

@@ -90,26 +90,31 @@ func (e *FrameError) Error() string {
 	return fmt.Sprintf("function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", e.Func, e.Size, MaxStack)
 }
 
-// TrapError is a __builtin_trap() that optimisation left reachable.
+// TrapError is a __builtin_trap() that optimisation left reachable, or a
+// construct lower could not compile that optimisation did not remove (Msg).
 type TrapError struct {
 	Func string
 	Pos  ir.Pos
+	Msg  string
 }
 
 func (e *TrapError) Error() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
 	return "__builtin_trap() is reachable: BPF has no trap instruction (clang: \"A call to built-in function 'abort' is not supported\")"
 }
 
 // reachableTrap returns the first trap call left in f.
-func reachableTrap(f *ir.Func) (ir.Pos, bool) {
+func reachableTrap(f *ir.Func) (*ir.Instr, bool) {
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Op == ir.OpCallFunc && in.Sym == ir.TrapSym {
-				return in.Pos, true
+				return in, true
 			}
 		}
 	}
-	return ir.Pos{}, false
+	return nil, false
 }
 
 // checkFrame reports a frame over the eBPF limit.

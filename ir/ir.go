@@ -23,6 +23,9 @@ type Pos struct {
 // TrapSym is the callee of an OpCallFunc that __builtin_trap() lowers to:
 // BPF has no trap instruction, so code generation reports one that is
 // still reachable after optimisation as an error, as clang does.
+// A trap whose Note is set carries the diagnostic of a construct lower
+// could not compile (a memcpy of a size only inlining makes constant): it
+// is an error only if optimisation leaves it reachable.
 const TrapSym = "__builtin_trap"
 
 // ConstPSym is the callee of an OpCallFunc that __builtin_constant_p(x)

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -92,7 +93,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 	case "__builtin_trap":
 		// An error if optimisation does not remove it (libbpf's
 		// __bpf_unreachable relies on that); the return ends the block.
-		fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym, Note: name})
+		fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym})
 		fl.emitRet(ir.Imm(0))
 		return zero, true
 	case "__builtin_bswap16", "__builtin_bswap32", "__builtin_bswap64":
@@ -163,6 +164,15 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 
 func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int64, bool) {
 	n, ok := fl.constVal(e)
+	if !ok && foldableLater(e) {
+		// A size made of variables (a parameter of an always-inline
+		// function, READ_ONCE's size switch): an error only where
+		// optimisation leaves the copy reachable, as a call of the
+		// library function stays an error with clang.
+		fl.setPos(e)
+		fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym, Note: fmt.Sprintf("%s needs a size known at compile time in BPF", name)})
+		return 0, false
+	}
 	if !ok {
 		fl.l.errorf(e, "%s needs a size known at compile time in BPF", name)
 		return 0, false
