@@ -73,6 +73,30 @@ char LICENSE[] __attribute__((section("license"))) = "GPL";
 	if _, err := Compile("stack.c", Options{Source: []byte(ok)}); err != nil {
 		t.Fatalf("single frame rejected: %v", err)
 	}
+	// A timer callback runs alone later: the kernel checks its stack on
+	// its own, not on top of the program that arms it.
+	timer := `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct elem { struct bpf_timer t; };
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); __type(key, int); __type(value, struct elem); } timers SEC(".maps");
+static int cb(void *map, int *key, struct elem *e) { volatile char b[300]; b[*key & 255] = 1; return b[3]; }
+SEC("tc") int p(struct __sk_buff *skb) {
+	volatile char b[300]; int k = 0; struct elem *e = bpf_map_lookup_elem(&timers, &k);
+	b[skb->len & 255] = 1;
+	if (!e) return b[1];
+	bpf_timer_init(&e->t, &timers, 1);
+	bpf_timer_set_callback(&e->t, cb);
+	return b[2];
+}
+char LICENSE[] SEC("license") = "GPL";
+`
+	if _, err := Compile("timer.c", Options{Source: []byte(timer)}); err != nil {
+		t.Fatalf("a timer callback counted on the arming program's stack: %v", err)
+	}
+	sync := strings.Replace(timer, "bpf_timer_set_callback(&e->t, cb);", "bpf_loop(1, cb, 0, 0);", 1)
+	if _, err := Compile("timer.c", Options{Source: []byte(sync)}); err == nil || !strings.Contains(err.Error(), "call chain [p cb]") {
+		t.Fatalf("a bpf_loop callback's frame is on top of its caller's: err = %v", err)
+	}
 }
 
 func TestInputLimitsAndMistakes(t *testing.T) {

@@ -2,6 +2,7 @@ package bpfcc
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cilium/ebpf/asm"
 
@@ -35,11 +36,12 @@ func checkCallChainStack(o *obj.Object, m *ir.Module) error {
 		}
 		seen[name] = true
 		best, bestPath := 0, []string(nil)
-		for _, ins := range f.Insns {
+		for i, ins := range f.Insns {
 			// A callback (ld_imm64 of a function) runs in a frame of its
-			// own on top of the caller's, as a call does.
+			// own on top of the caller's, as a call does, unless it is
+			// asynchronous (a timer's): the kernel checks that one alone.
 			call := ins.OpCode.JumpOp() == asm.Call && ins.Src == asm.PseudoCall
-			callback := ins.OpCode.IsDWordLoad() && ins.Src == asm.PseudoFunc
+			callback := ins.OpCode.IsDWordLoad() && ins.Src == asm.PseudoFunc && !asyncCallback(f.Insns[i+1:])
 			if call || callback {
 				callee := ins.Reference()
 				if d := depth(callee, seen); d > best {
@@ -72,4 +74,25 @@ func checkCallChainStack(o *obj.Object, m *ir.Module) error {
 		return dl
 	}
 	return nil
+}
+
+// asyncCallback reports whether the function address loaded just before
+// insns is handed to a helper that runs it later in a context of its own
+// (bpf_timer_set_callback, the bpf_wq_set_callback kfunc): the next call
+// decides.
+func asyncCallback(insns asm.Instructions) bool {
+	for _, ins := range insns {
+		if ins.OpCode.JumpOp() != asm.Call {
+			continue
+		}
+		switch {
+		case ins.Src == asm.PseudoKfuncCall:
+			return strings.HasPrefix(ins.Reference(), "bpf_wq_set_callback")
+		case ins.Src == asm.PseudoCall:
+			return false
+		default:
+			return asm.BuiltinFunc(ins.Constant) == asm.FnTimerSetCallback
+		}
+	}
+	return false
 }
