@@ -168,7 +168,7 @@ func TestRealWorldCompile(t *testing.T) {
 		for _, r := range s.results {
 			if r.Clang.OK && !r.Bpfcc.OK {
 				reason, ok := known.lookup(r)
-				if !ok {
+				if !ok || generatedReason(reason) {
 					reason = diagnosticShape(r.Bpfcc.FirstError)
 				}
 				lines = append(lines, r.Gen+" "+r.Set+"/"+filepath.Base(r.src.Path)+": "+reason)
