@@ -171,8 +171,16 @@ func inlineCall(f *ir.Func, bi, ii int, c *ir.Func, shared map[*ir.Slot]*ir.Slot
 		return n
 	}
 	use := map[*ir.Slot]*ir.Slot{}
+	// The copy's objects live in a block of their own inside the block
+	// the call is made in, so that they share memory with the objects of
+	// other inlined calls and C blocks that are never alive at the same
+	// time, as clang's stack colouring lets them. Without a known block,
+	// copies of one callee share its slots instead.
+	scopeOf := inlinedScopes(call.Scope)
 	for i, s := range body.Slots {
-		if i < len(c.Slots) {
+		if call.Scope != nil {
+			s.Scope = scopeOf(s.Scope)
+		} else if i < len(c.Slots) {
 			if prev, ok := shared[c.Slots[i]]; ok && prev.Size == s.Size && prev.Align == s.Align && prev.Volatile == s.Volatile {
 				use[s] = prev
 				continue
@@ -190,6 +198,9 @@ func inlineCall(f *ir.Func, bi, ii int, c *ir.Func, shared map[*ir.Slot]*ir.Slot
 			}
 			forEachUse(in, func(o *ir.Operand) { o.Reg = mapReg(o.Reg) })
 			in.Dst = mapReg(in.Dst)
+			if in.Op == ir.OpCallFunc && call.Scope != nil {
+				in.Scope = scopeOf(in.Scope)
+			}
 			if in.Op == ir.OpRet {
 				var seq []*ir.Instr
 				if call.Dst != 0 && c.Returns {
@@ -259,4 +270,25 @@ func checkArgRegs(m *ir.Module) error {
 		}
 	}
 	return nil
+}
+
+// inlinedScopes returns the mapping of a callee's blocks to those of one
+// inlined copy: fresh scopes whose outermost one (and the callee's
+// function-wide objects, scope nil) sit inside the call's block.
+func inlinedScopes(callScope *ir.Scope) func(*ir.Scope) *ir.Scope {
+	site := &ir.Scope{Parent: callScope}
+	copies := map[*ir.Scope]*ir.Scope{}
+	var scopeOf func(*ir.Scope) *ir.Scope
+	scopeOf = func(s *ir.Scope) *ir.Scope {
+		if s == nil {
+			return site
+		}
+		if n, ok := copies[s]; ok {
+			return n
+		}
+		n := &ir.Scope{Parent: scopeOf(s.Parent)}
+		copies[s] = n
+		return n
+	}
+	return scopeOf
 }

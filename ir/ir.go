@@ -230,6 +230,11 @@ type Instr struct {
 
 	Then, Else *Block // OpJump (Then), OpBranch
 
+	// Scope is the C block an OpCallFunc is made in: the objects of an
+	// inlined copy of the callee live inside it, and share memory with
+	// those of blocks disjoint from it (see Scope.Disjoint).
+	Scope *Scope
+
 	// Note is free text shown in listings above the instruction, e.g. where a
 	// DWARF-bound argument came from ("vara = rbx").
 	Note string

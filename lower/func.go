@@ -263,6 +263,9 @@ func (fl *fnLowerer) emit(in *ir.Instr) *ir.Instr {
 	if in.Pos == (ir.Pos{}) {
 		in.Pos = fl.pos
 	}
+	if in.Op == ir.OpCallFunc && in.Scope == nil {
+		in.Scope = fl.scope
+	}
 	fl.b.Instrs = append(fl.b.Instrs, in)
 	return in
 }

@@ -4,7 +4,7 @@
 // RUN: socket
 // PACKET: ipv4-udp payload=12
 // EXPECT: retval=0
-// ASM: "stack 24)"
+// ASM: "stack 16)"
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
