@@ -7,6 +7,12 @@ import (
 
 // liveOut computes, per block, the registers live at its end.
 func liveOut(f *ir.Func) []regalloc.Bitset {
+	_, out := liveness(f)
+	return out
+}
+
+// liveness computes, per block, the registers live at its start and end.
+func liveness(f *ir.Func) (in, out []regalloc.Bitset) {
 	n := int(max(f.NextReg, 1))
 	rf := &regalloc.Func{N: n, Blocks: make([]regalloc.Block, len(f.Blocks))}
 	for i, b := range f.Blocks {
@@ -23,8 +29,7 @@ func liveOut(f *ir.Func) []regalloc.Bitset {
 			rb.Succs = append(rb.Succs, s.ID)
 		}
 	}
-	_, out := regalloc.Liveness(rf)
-	return out
+	return regalloc.Liveness(rf)
 }
 
 // eliminateDeadCode removes side-effect-free instructions whose results are

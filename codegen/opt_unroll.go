@@ -304,10 +304,10 @@ func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop) (int, bool) {
 	if entry == nil {
 		return 0, false
 	}
-	st := &vstate{regs: map[ir.Reg]aval{}}
-	for r := range slice {
-		if v, ok := entry.regs[r]; ok {
-			st.regs[r] = v
+	st := &vstate{}
+	for _, e := range entry.regs {
+		if slice[e.r] {
+			st.regs = append(st.regs, e)
 		}
 	}
 	for trips := 1; trips <= maxUnrollTrips; trips++ {
