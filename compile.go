@@ -40,6 +40,9 @@ type Options struct {
 	NoDebug bool
 	// CPU is the -mcpu version 1..4; 0 selects the default (3).
 	CPU int
+	// NoListing leaves Result.Listing empty: the command builds the
+	// listing only for -S.
+	NoListing bool
 	// DumpIR, when non-nil, receives the IR module after lowering.
 	DumpIR func(*ir.Module)
 
@@ -151,7 +154,11 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	case err != nil:
 		return nil, fmt.Errorf("%w: the object bpfcc wrote does not parse: %v", ErrInternal, err)
 	}
-	return &Result{Object: elf, Spec: spec, Listing: codegen.Listing(o), Warnings: warnings, Module: m}, nil
+	res = &Result{Object: elf, Spec: spec, Warnings: warnings, Module: m}
+	if !opts.NoListing {
+		res.Listing = codegen.Listing(o)
+	}
+	return res, nil
 }
 
 // ciliumCannotRead names what in o cilium/ebpf does not read, or "":

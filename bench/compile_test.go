@@ -28,3 +28,20 @@ func BenchmarkCompileXDP(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.NumGC-gcs)/float64(b.N), "gc/op")
 }
+
+// BenchmarkCompileLoops measures the loop unroller and the value analyses
+// it runs after each unroll: 64 sequential small loops in one function,
+// and three nested 16-trip loops (compile_time.sh takes either file too).
+func BenchmarkCompileLoops(b *testing.B) {
+	for _, name := range []string{"loops64", "nested3x16"} {
+		path := filepath.Join("testdata", name+".c")
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bpfcc.Compile(path, bpfcc.Options{OptLevel: -1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@
 #
 #   bench/compile_time.sh [RUNS] [FILE.c]
 #
+# bench/testdata/loops64.c and nested3x16.c time the loop unroller.
+#
 # Builds cmd/bpfcc, then runs each compiler RUNS times (default 20)
 # alternately, after one warm-up run each, and prints the mean and minimum
 # wall time, mean CPU time (user+sys), peak RSS and the bpfcc/clang ratios.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"testing"
 
 	"github.com/bpfcc/bpfcc/codegen/obj"
 	"github.com/bpfcc/bpfcc/ir"
@@ -135,7 +136,12 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 // standard error ("all" for every pass), from $BPFCC_DUMP; for debugging.
 var dumpAfter = os.Getenv("BPFCC_DUMP")
 
-// optimize runs the function passes, checking the IR after each.
+// checkPasses makes optimize check the IR after every pass: in tests and
+// with BPFCC_CHECK=1. A user's compile checks it once, after the last.
+var checkPasses = testing.Testing() || os.Getenv("BPFCC_CHECK") != ""
+
+// optimize runs the function passes, checking the IR after each (see
+// checkPasses).
 func optimize(f *ir.Func, c *passCtx, optLevel int) error {
 	for _, p := range funcPasses {
 		if !p.required && optLevel <= 0 {
@@ -145,8 +151,15 @@ func optimize(f *ir.Func, c *passCtx, optLevel int) error {
 		if dumpAfter != "" && (dumpAfter == p.name || dumpAfter == "all") {
 			fmt.Fprintf(os.Stderr, "after %s:\n%s\n", p.name, f)
 		}
+		if checkPasses {
+			if err := ir.Check(f); err != nil {
+				return fmt.Errorf("internal error after pass %s: %w", p.name, err)
+			}
+		}
+	}
+	if !checkPasses {
 		if err := ir.Check(f); err != nil {
-			return fmt.Errorf("internal error after pass %s: %w", p.name, err)
+			return fmt.Errorf("internal error after the IR passes (BPFCC_CHECK=1 names the pass): %w", err)
 		}
 	}
 	return nil

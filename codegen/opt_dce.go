@@ -7,24 +7,56 @@ import (
 
 // liveOut computes, per block, the registers live at its end.
 func liveOut(f *ir.Func) []regalloc.Bitset {
+	_, out := liveness(f)
+	return out
+}
+
+// liveness computes, per block, the registers live at its start and end
+// (as regalloc.Liveness, without building its per-instruction lists).
+func liveness(f *ir.Func) (in, out []regalloc.Bitset) {
 	n := int(max(f.NextReg, 1))
-	rf := &regalloc.Func{N: n, Blocks: make([]regalloc.Block, len(f.Blocks))}
+	nb := len(f.Blocks)
+	words := (n + 63) / 64
+	// One allocation for the four sets of every block.
+	all := make(regalloc.Bitset, 4*nb*words)
+	set := func(k, i int) regalloc.Bitset { o := (k*nb + i) * words; return all[o : o+words : o+words] }
+	in, out = make([]regalloc.Bitset, nb), make([]regalloc.Bitset, nb)
+	use, def := make([]regalloc.Bitset, nb), make([]regalloc.Bitset, nb)
+	succs := make([][]int, nb)
 	for i, b := range f.Blocks {
-		rb := &rf.Blocks[i]
-		for _, in := range b.Instrs {
-			var ri regalloc.Insn
-			forEachUse(in, func(o *ir.Operand) { ri.Uses = append(ri.Uses, int(o.Reg)) })
-			if in.Dst != 0 {
-				ri.Defs = []int{int(in.Dst)}
+		in[i], out[i], use[i], def[i] = set(0, i), set(1, i), set(2, i), set(3, i)
+		u, d := use[i], def[i]
+		for _, ins := range b.Instrs {
+			forEachUse(ins, func(o *ir.Operand) {
+				if r := int(o.Reg); !d.Has(r) {
+					u.Add(r)
+				}
+			})
+			if ins.Dst != 0 {
+				d.Add(int(ins.Dst))
 			}
-			rb.Insns = append(rb.Insns, ri)
 		}
 		for _, s := range b.Succs() {
-			rb.Succs = append(rb.Succs, s.ID)
+			succs[i] = append(succs[i], s.ID)
 		}
 	}
-	_, out := regalloc.Liveness(rf)
-	return out
+	for changed := true; changed; {
+		changed = false
+		for i := nb - 1; i >= 0; i-- {
+			for _, s := range succs[i] {
+				out[i].UnionWith(in[s])
+			}
+			// in = use ∪ (out − def)
+			for w := range in[i] {
+				n := use[i][w] | (out[i][w] &^ def[i][w])
+				if n != in[i][w] {
+					in[i][w] = n
+					changed = true
+				}
+			}
+		}
+	}
+	return in, out
 }
 
 // eliminateDeadCode removes side-effect-free instructions whose results are

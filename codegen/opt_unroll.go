@@ -45,7 +45,7 @@ type natLoop struct {
 
 func unrollOne(f *ir.Func) bool {
 	renumber(f)
-	loops := findLoops(f)
+	loops, idom := findLoops(f)
 	// Outer loops first: unrolling them makes inner trip counts constant.
 	slices.SortStableFunc(loops, func(a, b *natLoop) int { return len(b.body) - len(a.body) })
 	var va *valueAnalysis
@@ -54,7 +54,7 @@ func unrollOne(f *ir.Func) bool {
 			va = newValueAnalysis(f)
 			va.solve()
 		}
-		trips, ok := tripCount(f, va, l)
+		trips, ok := tripCount(f, va, l, idom)
 		if !ok {
 			continue
 		}
@@ -145,22 +145,52 @@ func dominators(f *ir.Func) []int {
 	return idom
 }
 
-func dominates(idom []int, a, b int) bool {
-	for ; b >= 0; b = idom[b] {
-		if a == b {
-			return true
+// domIntervals numbers the dominator tree given by idom in depth-first
+// order: a dominates b when b's interval lies within a's. Unreachable blocks
+// get none (pre -1).
+func domIntervals(idom []int) (pre, post []int) {
+	n := len(idom)
+	pre, post = make([]int, n), make([]int, n)
+	kids := make([][]int, n)
+	for b, d := range idom {
+		pre[b] = -1
+		if d >= 0 {
+			kids[d] = append(kids[d], b)
 		}
 	}
-	return false
+	if n == 0 {
+		return pre, post
+	}
+	clock := 0
+	var walk func(int)
+	walk = func(b int) {
+		pre[b] = clock
+		clock++
+		for _, k := range kids[b] {
+			walk(k)
+		}
+		post[b] = clock
+	}
+	walk(0)
+	return pre, post
 }
 
-// findLoops returns the natural loops whose header has one back edge.
-func findLoops(f *ir.Func) []*natLoop {
+// findLoops returns the natural loops whose header has one back edge, and
+// the function's dominators.
+func findLoops(f *ir.Func) ([]*natLoop, []int) {
 	idom := dominators(f)
+	pre, post := domIntervals(idom)
+	// Whether a dominates b, without walking b's dominators.
+	dom := func(a, b int) bool {
+		if pre[a] < 0 || pre[b] < 0 {
+			return a == b
+		}
+		return pre[a] <= pre[b] && post[b] <= post[a]
+	}
 	latches := map[*ir.Block][]*ir.Block{}
 	for _, b := range f.Blocks {
 		for _, s := range b.Succs() {
-			if dominates(idom, s.ID, b.ID) {
+			if dom(s.ID, b.ID) {
 				latches[s] = append(latches[s], b)
 			}
 		}
@@ -195,7 +225,7 @@ func findLoops(f *ir.Func) []*natLoop {
 		}
 		loops = append(loops, l)
 	}
-	return loops
+	return loops, idom
 }
 
 // onInnerCycle reports whether b lies on a cycle of l that avoids l's head.
@@ -217,9 +247,9 @@ func onInnerCycle(l *natLoop, b *ir.Block) bool {
 	return false
 }
 
-// tripCount returns how many copies of l's body run before the loop exits.
-func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop) (int, bool) {
-	idom := dominators(f)
+// tripCount returns how many copies of l's body run before the loop exits;
+// idom are f's dominators.
+func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop, idom []int) (int, bool) {
 	// The exit test: the head's or the latch's branch, one way out.
 	var test *ir.Block
 	for _, b := range []*ir.Block{l.head, l.latch} {
@@ -304,10 +334,10 @@ func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop) (int, bool) {
 	if entry == nil {
 		return 0, false
 	}
-	st := &vstate{regs: map[ir.Reg]aval{}}
-	for r := range slice {
-		if v, ok := entry.regs[r]; ok {
-			st.regs[r] = v
+	st := &vstate{}
+	for _, e := range entry.regs {
+		if slice[e.r] {
+			st.regs = append(st.regs, e)
 		}
 	}
 	for trips := 1; trips <= maxUnrollTrips; trips++ {

@@ -3,6 +3,7 @@ package codegen
 import (
 	"slices"
 
+	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -69,27 +70,76 @@ type memEnt struct {
 // vstate is the dataflow fact at a program point. A nil *vstate means the
 // point has not been reached yet.
 type vstate struct {
-	regs map[ir.Reg]aval
+	regs regVals
 	mem  []memEnt
 }
 
-func (s *vstate) clone() *vstate {
-	n := &vstate{regs: make(map[ir.Reg]aval, len(s.regs)), mem: slices.Clone(s.mem)}
-	for k, v := range s.regs {
-		n.regs[k] = v
+// regVals maps registers to their known values: a slice sorted by
+// register, so that a state is cloned by one copy and met with another by
+// one merge (states are cloned at every block of every analysis, and the
+// unroller runs the analyses after each loop it unrolls).
+type regVals []regVal
+
+type regVal struct {
+	r ir.Reg
+	v aval
+}
+
+func (rv regVals) find(r ir.Reg) (int, bool) {
+	return slices.BinarySearchFunc(rv, r, func(e regVal, r ir.Reg) int { return int(e.r - r) })
+}
+
+// get returns r's value (unknown when absent).
+func (rv regVals) get(r ir.Reg) aval {
+	if i, ok := rv.find(r); ok {
+		return rv[i].v
 	}
-	return n
+	return aval{}
+}
+
+func (rv regVals) lookup(r ir.Reg) (aval, bool) {
+	if i, ok := rv.find(r); ok {
+		return rv[i].v, true
+	}
+	return aval{}, false
+}
+
+func (rv *regVals) set(r ir.Reg, v aval) {
+	i, ok := rv.find(r)
+	if ok {
+		(*rv)[i].v = v
+		return
+	}
+	*rv = slices.Insert(*rv, i, regVal{r, v})
+}
+
+func (rv *regVals) del(r ir.Reg) {
+	if i, ok := rv.find(r); ok {
+		*rv = slices.Delete(*rv, i, i+1)
+	}
+}
+
+func (s *vstate) clone() *vstate {
+	return &vstate{regs: slices.Clone(s.regs), mem: slices.Clone(s.mem)}
 }
 
 // meet keeps what s and o agree on; it reports whether s changed.
 func (s *vstate) meet(o *vstate) bool {
 	changed := false
-	for k, v := range s.regs {
-		if ov, ok := o.regs[k]; !ok || ov != v {
-			delete(s.regs, k)
+	keptRegs := s.regs[:0]
+	j := 0
+	for _, e := range s.regs {
+		for j < len(o.regs) && o.regs[j].r < e.r {
+			j++
+		}
+		if j < len(o.regs) && o.regs[j] == e {
+			keptRegs = append(keptRegs, e)
+		} else {
 			changed = true
 		}
 	}
+	clear(s.regs[len(keptRegs):])
+	s.regs = keptRegs
 	kept := s.mem[:0]
 	for _, e := range s.mem {
 		if slices.Contains(o.mem, e) {
@@ -111,6 +161,10 @@ type valueAnalysis struct {
 	// known to be zero-extended from 32 bits (see zeroExtended).
 	consts map[string]*ir.Global
 	zext   map[ir.Reg]bool
+	// liveIn are the registers live at each block's start: solve keeps
+	// only those (and those memory entries name) in a block's state, since
+	// no other register's value is read from it.
+	liveIn []regalloc.Bitset
 }
 
 func newValueAnalysis(f *ir.Func) *valueAnalysis {
@@ -191,7 +245,8 @@ func (va *valueAnalysis) tracked(s *ir.Slot) bool { return s != nil && !va.escap
 
 // solve iterates the transfer functions to a fixpoint.
 func (va *valueAnalysis) solve() {
-	entry := &vstate{regs: map[ir.Reg]aval{}}
+	va.liveIn, _ = liveness(va.f)
+	entry := &vstate{}
 	va.in[0] = entry
 	work := []int{0}
 	queued := make([]bool, len(va.f.Blocks))
@@ -209,7 +264,7 @@ func (va *valueAnalysis) solve() {
 			s := e.to
 			changed := false
 			if va.in[s.ID] == nil {
-				va.in[s.ID] = e.st.clone()
+				va.in[s.ID] = va.entryState(e.st, s.ID)
 				changed = true
 			} else {
 				changed = va.in[s.ID].meet(e.st)
@@ -222,11 +277,34 @@ func (va *valueAnalysis) solve() {
 	}
 }
 
+// entryState is a copy of st holding the registers live at block bi's
+// start and those st's memory entries name.
+func (va *valueAnalysis) entryState(st *vstate, bi int) *vstate {
+	live := va.liveIn[bi]
+	n := &vstate{mem: slices.Clone(st.mem)}
+	for _, e := range st.regs {
+		if live.Has(int(e.r)) || st.names(e.r) {
+			n.regs = append(n.regs, e)
+		}
+	}
+	return n
+}
+
+// names reports whether a memory entry of st holds the value of r.
+func (st *vstate) names(r ir.Reg) bool {
+	for _, m := range st.mem {
+		if !m.val.IsImm && m.val.Reg == r {
+			return true
+		}
+	}
+	return false
+}
+
 func (va *valueAnalysis) val(st *vstate, o ir.Operand) aval {
 	if o.IsImm {
 		return aval{k: vConst, c: o.Imm}
 	}
-	return st.regs[o.Reg]
+	return st.regs.get(o.Reg)
 }
 
 // decide evaluates a branch whose outcome is known in st.
@@ -343,7 +421,7 @@ func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
 				if v.IsImm {
 					res = aval{k: vConst, c: v.Imm}
 				} else if in.Size == 8 {
-					res = st.regs[v.Reg]
+					res = st.regs.get(v.Reg)
 				}
 			}
 		}
@@ -368,7 +446,6 @@ func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
 		}
 	}
 	if d := in.Dst; d != 0 {
-		delete(st.regs, d)
 		kept := st.mem[:0]
 		for _, e := range st.mem {
 			if e.val.IsImm || e.val.Reg != d {
@@ -377,7 +454,9 @@ func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
 		}
 		st.mem = kept
 		if res.k != vUnknown {
-			st.regs[d] = res
+			st.regs.set(d, res)
+		} else {
+			st.regs.del(d)
 		}
 	}
 }

@@ -148,7 +148,7 @@ func (va *valueAnalysis) refine(blk *ir.Block, st *vstate, t *ir.Instr, taken bo
 	if n == nil {
 		n = st.clone()
 	}
-	n.regs[a.Reg] = aval{k: vConst, c: c}
+	n.regs.set(a.Reg, aval{k: vConst, c: c})
 	return n
 }
 
@@ -182,10 +182,10 @@ func (va *valueAnalysis) replay(blk *ir.Block, r ir.Reg, c int64) *vstate {
 	for _, in := range blk.Instrs[:at] {
 		va.transfer(st, in, false)
 	}
-	if st.regs[cur].k != vUnknown {
+	if st.regs.get(cur).k != vUnknown {
 		return nil
 	}
-	st.regs[cur] = aval{k: vConst, c: val}
+	st.regs.set(cur, aval{k: vConst, c: val})
 	for _, in := range blk.Instrs[at:n] {
 		va.transfer(st, in, false)
 	}

@@ -152,7 +152,7 @@ func (e *refusedError) Error() string {
 func (e *refusedError) Unwrap() []error { return []error{ErrRefused, e.cause} }
 
 // ciliumAdvice is advice in cilium/ebpf's errors meant for Go callers
-// (rlimit.RemoveMemlock, which bpfcc already calls; LogSizeStart): a person
+// (rlimit.RemoveMemlock, whose work bpfcc already does; LogSizeStart): a person
 // at a terminal gets a hint instead.
 var ciliumAdvice = []string{" (MEMLOCK may be too low, consider rlimit.RemoveMemlock)", " (hit verifier bug, increase LogSizeStart to fit the log and check dmesg)"}
 

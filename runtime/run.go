@@ -14,7 +14,6 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/link"
-	"github.com/cilium/ebpf/rlimit"
 	"golang.org/x/sys/unix"
 )
 
@@ -125,7 +124,7 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 	if err := checkTargets(plans); err != nil {
 		return err
 	}
-	memlockErr := rlimit.RemoveMemlock()
+	memlockErr := removeMemlock()
 	memlockLimited = memlockErr != nil
 	coll, err := load(spec, &opts)
 	if err != nil {

@@ -111,6 +111,7 @@ func (c *config) compileOptions() bpfcc.Options {
 		IncludeDirs: c.incDirs, Defines: c.defines, Undefines: c.undefs,
 		OptLevel: c.opt, NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
+		NoListing: !c.listing,
 	}
 	if c.dumpIR {
 		o.DumpIR = dumpIR

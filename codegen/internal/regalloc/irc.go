@@ -40,9 +40,12 @@ const (
 type move struct{ dst, src int }
 
 type allocator struct {
-	f        *Func
-	k, n     int
+	f    *Func
+	k, n int
+	// adjSet is the interference matrix, n×n bits; over maxAdjMatrix
+	// registers adjMap holds the edges instead (u<<32|v, u < v).
 	adjSet   []uint64
+	adjMap   map[uint64]struct{}
 	adjList  [][]int
 	degree   []int
 	moveList [][]int
@@ -54,7 +57,7 @@ type allocator struct {
 	moves     []move
 	moveState []moveState
 
-	simplify, freeze, spill, worklistMoves Bitset
+	simplify, freeze, spill, worklistMoves workset
 	selectStack                            []int
 
 	// seen and epoch mark the neighbours conservative has counted.
@@ -97,7 +100,11 @@ func Allocate(f *Func, pref Preference) Result {
 
 func (a *allocator) build() {
 	n := a.n
-	a.adjSet = make([]uint64, (n*n+63)/64)
+	if n <= maxAdjMatrix {
+		a.adjSet = make([]uint64, (n*n+63)/64)
+	} else {
+		a.adjMap = map[uint64]struct{}{}
+	}
 	a.adjList = make([][]int, n)
 	a.degree = make([]int, n)
 	a.moveList = make([][]int, n)
@@ -106,7 +113,7 @@ func (a *allocator) build() {
 	a.state = make([]nodeState, n)
 	a.cost = make([]float64, n)
 	a.seen = make([]uint32, n)
-	a.simplify, a.freeze, a.spill = NewBitset(n), NewBitset(n), NewBitset(n)
+	a.simplify, a.freeze, a.spill = newWorkset(n), newWorkset(n), newWorkset(n)
 	for i := range a.color {
 		a.color[i] = -1
 		a.alias[i] = i
@@ -121,7 +128,7 @@ func (a *allocator) build() {
 	var moveIdx []int // per block-instruction move ids, built on the fly
 	for bi := range a.f.Blocks {
 		b := &a.f.Blocks[bi]
-		live := liveOut[bi].Copy()
+		live := newLiveSet(liveOut[bi])
 		w := b.Weight
 		if w <= 0 {
 			w = 1
@@ -159,7 +166,7 @@ func (a *allocator) build() {
 			}
 		}
 	}
-	a.worklistMoves = NewBitset(len(a.moves))
+	a.worklistMoves = newWorkset(len(a.moves))
 	for _, id := range moveIdx {
 		a.worklistMoves.Add(id)
 	}
@@ -170,12 +177,31 @@ func (a *allocator) build() {
 	}
 }
 
+// maxAdjMatrix bounds the registers whose interference is a bit matrix
+// (8 MB): the matrix of a 5,000-line function's 30,000 is over 100 MB.
+var maxAdjMatrix = 8192
+
+func adjKey(u, v int) uint64 {
+	if u > v {
+		u, v = v, u
+	}
+	return uint64(u)<<32 | uint64(v)
+}
+
 func (a *allocator) adj(u, v int) bool {
+	if a.adjMap != nil {
+		_, ok := a.adjMap[adjKey(u, v)]
+		return ok
+	}
 	i := u*a.n + v
 	return a.adjSet[i/64]&(1<<(uint(i)%64)) != 0
 }
 
 func (a *allocator) setAdj(u, v int) {
+	if a.adjMap != nil {
+		a.adjMap[adjKey(u, v)] = struct{}{}
+		return
+	}
 	i := u*a.n + v
 	a.adjSet[i/64] |= 1 << (uint(i) % 64)
 }

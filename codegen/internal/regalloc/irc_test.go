@@ -2,6 +2,7 @@ package regalloc
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -128,5 +129,69 @@ func TestConservativeNoAlloc(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("conservative allocates %v times per call", allocs)
+	}
+}
+
+// TestAdjMapMatchesMatrix: the interference edges of big functions kept in
+// a map colour exactly as the bit matrix does.
+func TestAdjMapMatchesMatrix(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for iter := 0; iter < 100; iter++ {
+		const k = 4
+		n := k + 5 + rng.Intn(40)
+		var insns []Insn
+		defined := []int{}
+		for i := 0; i < 80; i++ {
+			d := k + rng.Intn(n-k)
+			ins := Insn{Defs: []int{d}}
+			if len(defined) > 0 {
+				u := defined[rng.Intn(len(defined))]
+				ins.Uses = []int{u}
+				ins.Move = rng.Intn(3) == 0 && u != d
+			}
+			insns = append(insns, ins)
+			defined = append(defined, d)
+		}
+		insns = append(insns, Insn{Uses: defined[len(defined)-6:]})
+		f := &Func{K: k, N: n, Blocks: []Block{{Insns: insns}}}
+		want := Allocate(f, nil)
+		saved := maxAdjMatrix
+		maxAdjMatrix = 0
+		got := Allocate(f, nil)
+		maxAdjMatrix = saved
+		if !slices.Equal(got.Color, want.Color) || !slices.Equal(got.Spilled, want.Spilled) {
+			t.Fatalf("iteration %d: map %v %v, matrix %v %v", iter, got.Color, got.Spilled, want.Color, want.Spilled)
+		}
+	}
+}
+
+// TestWorksetAndLiveSet: the worklist and live sets hold what a Bitset
+// given the same operations holds, and iterate it in the same order.
+func TestWorksetAndLiveSet(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	const n = 300
+	ref, ws, ls := NewBitset(n), newWorkset(n), newLiveSet(NewBitset(n))
+	for i := 0; i < 20000; i++ {
+		r := rng.Intn(n)
+		if rng.Intn(2) == 0 {
+			ref.Add(r)
+			ws.Add(r)
+			ls.Add(r)
+		} else {
+			ref.Remove(r)
+			ws.Remove(r)
+			ls.Remove(r)
+		}
+		if ws.Empty() != ref.Empty() || ws.First() != ref.First() {
+			t.Fatalf("step %d: workset empty=%v first=%d, bitset %v %d", i, ws.Empty(), ws.First(), ref.Empty(), ref.First())
+		}
+		if i%100 == 0 {
+			var a, b []int
+			ref.ForEach(func(r int) { a = append(a, r) })
+			ls.ForEach(func(r int) { b = append(b, r) })
+			if !slices.Equal(a, b) {
+				t.Fatalf("step %d: live set %v, bitset %v", i, b, a)
+			}
+		}
 	}
 }
