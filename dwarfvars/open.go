@@ -53,7 +53,11 @@ type Binary struct {
 	trees   map[dwarf.Offset]*funcTree
 	names   map[string][]dwarf.Offset // DWARF subprogram name -> DIEs, built lazily
 	globals map[string][]dwarf.Offset // CU-level variables with a location
-	types   *typeConv
+	// typeDefs are the named struct, class, union and enum DIEs by their
+	// own name, definitions and declarations.
+	typeDefs map[string][]typeDef
+	quals    map[dwarf.Offset]string // qualified names of C++ subprograms and variables
+	types    *typeConv
 }
 
 // unitHdr is what debug/dwarf does not expose about a unit: its version and

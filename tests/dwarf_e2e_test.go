@@ -57,6 +57,8 @@ type dwBuild struct {
 	name, path, exe string
 	// multi marks builds of the multi-CU target (tests/dwarf/multi).
 	multi bool
+	// probes, when set, gives the probes of another target.
+	probes func(testing.TB, *dwarfvars.Binary) []dwProbe
 }
 
 func (b dwBuild) run() string {
@@ -765,6 +767,10 @@ type dwFigures struct {
 	// unique (binary, site, expression) triples and how many of them
 	// matched at every handler that binds them
 	unique, uniqueMatched int
+	// exprs says, per expression, whether it matched gdb at every site
+	// and hit where it was bound; refused lists the refused expressions.
+	exprs   map[string]bool
+	refused map[string]error
 }
 
 func TestDWARFAgainstGDB(t *testing.T) {
@@ -792,7 +798,7 @@ func TestDWARFAgainstGDB(t *testing.T) {
 }
 
 func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
-	var fig dwFigures
+	fig := dwFigures{exprs: map[string]bool{}, refused: map[string]error{}}
 	b, err := dwarfvars.Open(bld.path)
 	if err != nil {
 		t.Fatalf("dwarfvars.Open: %v", err)
@@ -801,6 +807,9 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	probesFn := dwProbes
 	if bld.multi {
 		probesFn = func(t testing.TB, b *dwarfvars.Binary) []dwProbe { return dwMultiProbes(t, b, bld.exe != "") }
+	}
+	if bld.probes != nil {
+		probesFn = bld.probes
 	}
 	hs, refused := dwPlan(t, b, probesFn(t, b))
 	if len(hs) == 0 {
@@ -911,6 +920,9 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 				if prev, seen := uniq[key]; !seen || prev {
 					uniq[key] = ok && !unverified
 				}
+				if prev, seen := fig.exprs[v.expr]; !seen || prev {
+					fig.exprs[v.expr] = ok && !unverified
+				}
 				switch {
 				case unverified:
 					fig.unverified++
@@ -959,6 +971,7 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 
 	}
 	for _, r := range refused {
+		fig.refused[r.expr] = r.err
 		g := grecs[dwSiteID(r.site)]
 		printed := ""
 		for _, rec := range g {
