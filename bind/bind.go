@@ -395,9 +395,9 @@ func resolveHandler(name string, params []string, s *Spec, sec string, opts Opti
 			kind += ".s"
 		}
 		hs.Sleepable = sleep
-		hs.Section = kind + "/" + abs + ":" + uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous, site.Return)
+		hs.Section = kind + "/" + abs + ":" + uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous || site.NoSymbol, site.Return)
 		if entry != nil {
-			hs.EntrySection = "uprobe/" + abs + ":" + uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous, false)
+			hs.EntrySection = "uprobe/" + abs + ":" + uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous || entry.NoSymbol, false)
 		}
 		h.Sites = append(h.Sites, hs)
 	}

@@ -37,7 +37,10 @@ type EntryInfo struct {
 	Func                         string
 	// FuncAmbiguous: several functions are named Func; attach by
 	// FileOffset (see Site.FuncAmbiguous).
-	FuncAmbiguous     bool
+	FuncAmbiguous bool
+	// NoSymbol: Func is not in the stripped binary's own symbols; attach
+	// by FileOffset.
+	NoSymbol          bool
 	Regs              []int
 	EntryCFA, SiteCFA Source
 }
@@ -206,6 +209,7 @@ func (b *Binary) entryInfo(s Site, loc Location) (*EntryInfo, error) {
 	if sym, ok := b.symbolAt(ei.Addr); ok {
 		ei.Func, ei.FuncOffset = sym.Name, ei.Addr-sym.Value
 		ei.FuncAmbiguous = len(b.symbolsNamed(sym.Name)) > 1
+		ei.NoSymbol = b.notInBinary(sym.Name)
 	} else {
 		ei.Func = s.Func
 	}

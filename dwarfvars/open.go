@@ -43,6 +43,9 @@ type Binary struct {
 	units               []unitHdr
 	loads               []elf.ProgHeader
 	syms                []elf.Symbol // STT_FUNC with size, sorted by Value
+	// exeSyms names the function symbols of the binary itself when its
+	// DWARF (and symbol table) came from a separate debug file.
+	exeSyms map[string]bool
 
 	frameOnce sync.Once
 	fdes      frame.FrameDescriptionEntries
@@ -232,7 +235,19 @@ func (b *Binary) loadSymbols(dbg *elf.File) {
 	}
 	add(dbg)
 	if dbg != b.exe {
+		n := len(b.syms)
 		add(b.exe)
+		b.exeSyms = map[string]bool{}
+		for _, s := range b.syms[n:] {
+			b.exeSyms[s.Name] = true
+		}
+		if ds, err := b.exe.DynamicSymbols(); err == nil {
+			for _, s := range ds {
+				if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 {
+					b.exeSyms[s.Name] = true
+				}
+			}
+		}
 	}
 	if len(b.syms) == 0 {
 		if ds, err := b.exe.DynamicSymbols(); err == nil {
@@ -256,6 +271,13 @@ func (b *Binary) loadSymbols(dbg *elf.File) {
 		// Prefer global names for aliases at one address.
 		return global(x) - global(y)
 	})
+}
+
+// notInBinary reports whether a function symbol is only in the separate
+// debug file (a stripped binary): a loader cannot find it by name there,
+// so probes attach by file offset.
+func (b *Binary) notInBinary(name string) bool {
+	return b.exeSyms != nil && !b.exeSyms[name]
 }
 
 // symbolAt returns the function symbol containing addr.

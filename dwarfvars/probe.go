@@ -175,7 +175,7 @@ func parseSpec(s string) (Probe, error) {
 // ~Class, templates) with an optional parameter list that picks an
 // overload (Class::add(long)); Go names (main.f, pkg.(*T).Method).
 func validFunc(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' || s[0] == ':' {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' || s[0] == ':' || strings.Contains(s, ":::") {
 		return false
 	}
 	depth := 0

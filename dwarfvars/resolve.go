@@ -46,6 +46,9 @@ type Site struct {
 	// units, or their clones): "Func+0xOFF" does not say which, so attach
 	// by FileOffset, and name the probe with OffsetSpec.
 	FuncAmbiguous bool
+	// NoSymbol is set when Func is named only by the separate debug file
+	// of a stripped binary: attach by FileOffset.
+	NoSymbol bool
 }
 
 // OffsetSpec is the FUNC+OFF probe of the site (FUNC%return for a return
@@ -151,6 +154,7 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 			s.Name = b.qualName(ft)
 		}
 		s.FuncAmbiguous = len(b.symbolsNamed(sym.Name)) > 1
+		s.NoSymbol = b.notInBinary(sym.Name)
 		if s.EntryAddr == 0 {
 			s.EntryAddr = sym.Value
 		}
@@ -603,6 +607,13 @@ func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
 	ins, err := b.instances(p, !p.Return)
 	if err != nil {
 		return nil, err
+	}
+	if p.Return {
+		for _, in := range ins {
+			if isGo(in.tree.cu) {
+				return nil, &GoReturnError{Probe: p.Spec, Func: p.Func}
+			}
+		}
 	}
 	var out []uint64
 	for _, in := range ins {

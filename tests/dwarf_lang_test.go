@@ -7,9 +7,11 @@ package tests
 import (
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 )
 
@@ -158,6 +160,178 @@ func TestDWARFCXX(t *testing.T) {
 			}
 			if f.uniqueMatched != f.unique {
 				t.Errorf("%d of %d triples differ from gdb", f.unique-f.uniqueMatched, f.unique)
+			}
+		})
+	}
+}
+
+var dwGoDir = filepath.Join("dwarf", "testdata", "gotarget")
+
+// dwGoTargets builds tests/dwarf/testdata/gotarget with the go command
+// running these tests, normally (register ABI, location lists) and with
+// -gcflags=all='-N -l' (no optimisation, no inlining).
+func dwGoTargets(t testing.TB) []dwBuild {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		skipOrFail(t, "go not in PATH: the Go target is built at test time")
+	}
+	dir := t.TempDir()
+	var builds []dwBuild
+	for _, v := range []struct{ name, flags string }{{"go", ""}, {"go-N-l", "all=-N -l"}} {
+		out := filepath.Join(dir, v.name)
+		args := []string{"build", "-o", out}
+		if v.flags != "" {
+			args = append(args, "-gcflags="+v.flags)
+		}
+		cmd := exec.Command(goCmd, append(args, ".")...)
+		cmd.Dir = dwGoDir
+		// The heap at the same addresses in both runs, so that pointers
+		// compare (Go 1.26 randomizes its heap base).
+		cmd.Env = append(cmd.Environ(), "GOFLAGS=", "GOWORK=off", "CGO_ENABLED=0", "GOEXPERIMENT=norandomizedheapbase64")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
+		}
+		builds = append(builds, dwBuild{name: v.name, path: out, probes: dwGoProbes, gdbEx: []string{"set language c"},
+			env: []string{"GODEBUG=asyncpreemptoff=1"}, movingHeap: true})
+	}
+	return builds
+}
+
+// dwGoExprs must bind and match gdb in every Go build.
+var dwGoExprs = []string{"a->Total", "a->Hits", "v", "n", "s.len", "xs.len", "xs.cap"}
+
+func dwGoProbes(t testing.TB, b *dwarfvars.Binary) []dwProbe {
+	m := dwReadMarksFiles(t, filepath.Join(dwGoDir, "main.go"))
+	return []dwProbe{
+		{"main.(*Acc).Add", []string{"a->Total", "a->Hits", "v"}},
+		{"main.compute", []string{"n", "s.len", "xs.len", "xs.array", "xs.cap"}},
+		{m.file(t, "go_add"), []string{"a->Total", "a->Hits", "v"}},
+		{m.file(t, "go_compute"), []string{"n", "s.len", "xs.len"}},
+	}
+}
+
+// TestDWARFGo: Go binaries (register ABI with location lists, and -N -l)
+// probed by FILE.go:LINE, pkg.Func and pkg.(*T).Method; strings and slices
+// bound by member; every value equal to gdb's. A return probe on a Go
+// function is refused with the reason.
+func TestDWARFGo(t *testing.T) {
+	dwRequireE2E(t)
+	for _, bld := range dwGoTargets(t) {
+		t.Run(bld.name, func(t *testing.T) {
+			f := dwCheckBuild(t, bld)
+			t.Logf("%s: %d distinct (binary, site, variable) triples, %d matched gdb; %d refusals agreed with gdb, %d gaps",
+				bld.name, f.unique, f.uniqueMatched, f.refusedOK, f.gaps)
+			for _, e := range dwGoExprs {
+				if err, refused := f.refused[e]; refused {
+					t.Errorf("%s refused: %v", e, err)
+				} else if ok, seen := f.exprs[e]; !seen || !ok {
+					t.Errorf("%s bound %v, matched gdb at every hit %v", e, seen, ok)
+				}
+			}
+			_, p, err := dwCompileOne(t, dwOneHandler("prog: main.compute%return r=$retval", "r"), bpfcc.Options{Binary: bld.path})
+			dwExpectDiag(t, err, p, `"prog"`, "main.compute%return", "Go", "corrupt")
+		})
+	}
+}
+
+// dwSplitTargets builds tests/dwarf/target.c with gcc -g -O2 and moves
+// its DWARF into a separate file, as distributions ship symbols: one
+// binary keeps its symbol table and names its debug file next to it with
+// .gnu_debuglink; the other is stripped of everything and its debug file
+// is found by build id under root/.build-id/xx/yyyy.debug.
+func dwSplitTargets(t testing.TB) (builds []dwBuild, root string) {
+	t.Helper()
+	gcc := dwRequireGCC(t)
+	for _, tool := range []string{"objcopy", "strip"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			skipOrFail(t, "%s not installed: needed to split debug info", tool)
+		}
+	}
+	src, err := filepath.Abs(dwTargetSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	root = filepath.Join(dir, "debugroot")
+	run := func(name string, args ...string) {
+		if b, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, b)
+		}
+	}
+	for _, v := range []string{"debuglink", "buildid"} {
+		out := filepath.Join(dir, "split-"+v)
+		run(gcc, "-g", "-O2", "-no-pie", "-Wl,--build-id", "-o", out, src)
+		dbg := out + ".debug"
+		run("objcopy", "--only-keep-debug", out, dbg)
+		if v == "debuglink" {
+			run("strip", "--strip-debug", out)
+			run("objcopy", "--add-gnu-debuglink="+dbg, out)
+		} else {
+			run("strip", "--strip-all", out)
+			id := dwBuildID(t, out)
+			d := filepath.Join(root, ".build-id", id[:2])
+			run("mkdir", "-p", d)
+			run("mv", dbg, filepath.Join(d, id[2:]+".debug"))
+		}
+		gdbRoot := filepath.Join(root, "none")
+		if v == "buildid" {
+			gdbRoot = root
+		}
+		builds = append(builds, dwBuild{name: "split-" + v, path: out, gdbEx: []string{"set debug-file-directory " + gdbRoot}})
+	}
+	return builds, root
+}
+
+// dwBuildID reads a binary's GNU build id (hex) with readelf -n.
+func dwBuildID(t testing.TB, path string) string {
+	t.Helper()
+	out, err := exec.Command("readelf", "-n", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("readelf -n %s: %v\n%s", path, err, out)
+	}
+	m := regexp.MustCompile(`Build ID: ([0-9a-f]+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("%s has no build id:\n%s", path, out)
+	}
+	return string(m[1])
+}
+
+// TestDWARFSplitDebug: binaries whose DWARF is in a separate file, found
+// through .gnu_debuglink next to the binary and through the build id under
+// the debug root, bind the same variables as the unsplit build, with
+// gdb's values (gdb finds the same files); the fully stripped one is
+// attached by file offset, its functions having no symbols of their own.
+func TestDWARFSplitDebug(t *testing.T) {
+	dwRequireE2E(t)
+	builds, root := dwSplitTargets(t)
+	save := dwarfvars.DebugRoot
+	defer func() { dwarfvars.DebugRoot = save }()
+	for _, bld := range builds {
+		t.Run(bld.name, func(t *testing.T) {
+			// Both builds have one build id: only the build-id one may
+			// find its debug file under the root.
+			want := bld.path + ".debug"
+			dwarfvars.DebugRoot = filepath.Join(root, "none")
+			if bld.name == "split-buildid" {
+				dwarfvars.DebugRoot = root
+				id := dwBuildID(t, bld.path)
+				want = filepath.Join(root, ".build-id", id[:2], id[2:]+".debug")
+			}
+			b, err := dwarfvars.Open(bld.path)
+			if err != nil {
+				t.Fatalf("dwarfvars.Open: %v", err)
+			}
+			if b.DebugPath != want {
+				t.Errorf("DWARF read from %s, want %s", b.DebugPath, want)
+			}
+			t.Logf("debug file: %s", b.DebugPath)
+			b.Close()
+			f := dwCheckBuild(t, bld)
+			t.Logf("%s: %d distinct (binary, site, variable) triples, %d matched gdb; %d refusals agreed with gdb, %d gaps",
+				bld.name, f.unique, f.uniqueMatched, f.refusedOK, f.gaps)
+			if f.unique < 20 || f.uniqueMatched != f.unique {
+				t.Errorf("%d of %d triples matched gdb", f.uniqueMatched, f.unique)
 			}
 		})
 	}
