@@ -131,7 +131,7 @@ func ParseConfig(text string, pos ir.Pos) ([]Spec, error) {
 		if !ok || !isIdent(h) {
 			return nil, fmt.Errorf("config entry %q: want \"HANDLER: PROBE [ARG=EXPR]...\"", entry)
 		}
-		fields := strings.Fields(rest)
+		fields := joinParens(strings.Fields(rest))
 		if len(fields) == 0 {
 			return nil, fmt.Errorf("config entry %q: no probe after %q", entry, h+":")
 		}
@@ -149,6 +149,22 @@ func ParseConfig(text string, pos ir.Pos) ([]Spec, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// joinParens rejoins the blank-separated words of a parenthesised list (a
+// C++ probe's parameter list: "ns::f(const T &, long)") into one field.
+func joinParens(fields []string) []string {
+	var out []string
+	depth := 0
+	for _, f := range fields {
+		if depth > 0 {
+			out[len(out)-1] += " " + f
+		} else {
+			out = append(out, f)
+		}
+		depth += strings.Count(f, "(") - strings.Count(f, ")")
+	}
+	return out
 }
 
 func isIdent(s string) bool {
@@ -379,9 +395,9 @@ func resolveHandler(name string, params []string, s *Spec, sec string, opts Opti
 			kind += ".s"
 		}
 		hs.Sleepable = sleep
-		hs.Section = kind + "/" + abs + ":" + uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous, site.Return)
+		hs.Section = kind + "/" + abs + ":" + uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous || site.NoSymbol, site.Return)
 		if entry != nil {
-			hs.EntrySection = "uprobe/" + abs + ":" + uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous, false)
+			hs.EntrySection = "uprobe/" + abs + ":" + uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous || entry.NoSymbol, false)
 		}
 		h.Sites = append(h.Sites, hs)
 	}

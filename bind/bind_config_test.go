@@ -44,3 +44,14 @@ func TestProbeFromSection(t *testing.T) {
 		}
 	}
 }
+
+// A C++ probe's parameter list may contain blanks; it stays one probe.
+func TestParseConfigCXXProbe(t *testing.T) {
+	ss, err := ParseConfig("h: geo::scale(const geo::Counter &, long) x=c.total g=geo::g_calls", ir.Pos{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || ss[0].Probe != "geo::scale(const geo::Counter &, long)" || ss[0].Args["x"] != "c.total" || ss[0].Args["g"] != "geo::g_calls" {
+		t.Errorf("specs = %+v", ss)
+	}
+}

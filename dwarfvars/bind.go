@@ -37,7 +37,10 @@ type EntryInfo struct {
 	Func                         string
 	// FuncAmbiguous: several functions are named Func; attach by
 	// FileOffset (see Site.FuncAmbiguous).
-	FuncAmbiguous     bool
+	FuncAmbiguous bool
+	// NoSymbol: Func is not in the stripped binary's own symbols; attach
+	// by FileOffset.
+	NoSymbol          bool
 	Regs              []int
 	EntryCFA, SiteCFA Source
 }
@@ -62,7 +65,7 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 	if v.Err != nil {
 		return nil, v.Err
 	}
-	pe := &pathEval{site: label, expr: e.Text, name: v.Name, avail: v.availBytes}
+	pe := &pathEval{b: b, site: label, expr: e.Text, name: v.Name, avail: v.availBytes}
 	loc, t := v.Loc, v.Type
 	for _, st := range e.Path {
 		loc, t, err = pe.step(loc, t, st)
@@ -70,9 +73,15 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 			return nil, pe.where(err, t.Size)
 		}
 	}
+	if loc, t, err = pe.seeThrough(loc, t); err != nil {
+		return nil, err
+	}
 	for i := 0; i < e.Derefs; i++ {
 		if t.Kind != KindPointer {
 			return nil, pe.fail("cannot dereference %s of type %s", e.Var, t.Spelling)
+		}
+		if err := pe.complete(t.Elem); err != nil {
+			return nil, err
 		}
 		val, err := pe.value(loc, 8)
 		if err != nil {
@@ -200,6 +209,7 @@ func (b *Binary) entryInfo(s Site, loc Location) (*EntryInfo, error) {
 	if sym, ok := b.symbolAt(ei.Addr); ok {
 		ei.Func, ei.FuncOffset = sym.Name, ei.Addr-sym.Value
 		ei.FuncAmbiguous = len(b.symbolsNamed(sym.Name)) > 1
+		ei.NoSymbol = b.notInBinary(sym.Name)
 	} else {
 		ei.Func = s.Func
 	}
@@ -215,6 +225,7 @@ func (b *Binary) entryInfo(s Site, loc Location) (*EntryInfo, error) {
 
 // pathEval applies path steps to a location.
 type pathEval struct {
+	b                *Binary
 	site, expr, name string
 	// base is the offset within the root variable of the object the
 	// location describes, -1 once a pointer has been followed.
@@ -233,11 +244,49 @@ func (pe *pathEval) where(err error, size int) error {
 	return &OptimizedOutError{Site: oo.Site, Var: oo.Var, Lines: lines, OtherLines: other, Line: oo.Line}
 }
 
+// seeThrough turns a C++ reference into the object it refers to.
+func (pe *pathEval) seeThrough(loc Location, t *Type) (Location, *Type, error) {
+	for t.Kind == KindPointer && t.Ref {
+		if err := pe.complete(t.Elem); err != nil {
+			return loc, t, err
+		}
+		p, err := pe.value(loc, 8)
+		if err != nil {
+			return loc, t, pe.where(err, 8)
+		}
+		pe.base = -1
+		loc, t = Location{Kind: LocMemory, Fetch: p, Size: t.Elem.Size}, t.Elem
+	}
+	return loc, t, nil
+}
+
+// complete looks up the definition of a struct its unit only declares.
+func (pe *pathEval) complete(t *Type) error {
+	if err := pe.b.complete(t); err != nil {
+		return &PathError{Site: pe.site, Expr: pe.expr, Reason: err.Error(), Err: err}
+	}
+	return nil
+}
+
 func (pe *pathEval) fail(format string, a ...any) error {
 	return &PathError{Site: pe.site, Expr: pe.expr, Reason: fmt.Sprintf(format, a...)}
 }
 
 func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, error) {
+	loc, t, err := pe.seeThrough(loc, t)
+	if err != nil {
+		return loc, t, err
+	}
+	switch {
+	case t.Kind == KindPointer:
+		if err := pe.complete(t.Elem); err != nil {
+			return loc, t, err
+		}
+	case t.Kind == KindStruct || t.Kind == KindUnion:
+		if err := pe.complete(t); err != nil {
+			return loc, t, err
+		}
+	}
 	switch st.Kind {
 	case PathField:
 		if t.Kind != KindStruct && t.Kind != KindUnion {
@@ -284,6 +333,9 @@ func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, e
 
 func (pe *pathEval) member(loc Location, t *Type, name string) (Location, *Type, error) {
 	m, ok := t.Member(name)
+	if !ok {
+		m, ok = pe.b.baseMember(t, name, 0)
+	}
 	if !ok {
 		var names []string
 		for _, m := range t.Members {

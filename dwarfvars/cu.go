@@ -189,18 +189,29 @@ func (b *Binary) functions(c *cuInfo) ([]funcRef, error) {
 		return nil, malformed("compile unit", err)
 	}
 	var fs []funcRef
-	for {
+	// C++ functions may be defined inside namespace DIEs (clang).
+	for depth := 0; ; {
 		e, err := r.Next()
 		if err != nil {
 			return nil, malformed("subprograms", err)
 		}
-		if e == nil || e.Tag == 0 {
+		if e == nil {
 			break
+		}
+		if e.Tag == 0 {
+			if depth--; depth < 0 {
+				break
+			}
+			continue
 		}
 		if e.Tag == dwarf.TagSubprogram {
 			if rg, err := b.dw.Ranges(e); err == nil && len(rg) > 0 {
 				fs = append(fs, funcRef{e.Offset, rg})
 			}
+		}
+		if e.Tag == dwarf.TagNamespace && e.Children {
+			depth++
+			continue
 		}
 		r.SkipChildren()
 	}

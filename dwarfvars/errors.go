@@ -207,7 +207,12 @@ func (e *UnsupportedError) Is(t error) bool { return t == ErrUnsupported }
 type PathError struct {
 	Site, Expr string
 	Reason     string
+	// Err is the underlying error, if any (*OpaqueTypeError).
+	Err error
 }
+
+// Unwrap returns the underlying error.
+func (e *PathError) Unwrap() error { return e.Err }
 
 func (e *PathError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", prefixSite(e.Site), e.Expr, e.Reason)

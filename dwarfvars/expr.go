@@ -65,6 +65,15 @@ func ParseExpr(s string) (Expr, error) {
 	if name == "" {
 		return Expr{}, p.fail("expected a variable name")
 	}
+	// A C++ namespaced or static member variable: ns::C::v.
+	for strings.HasPrefix(p.s[p.i:], "::") && name[0] != '$' {
+		p.i += 2
+		n := p.ident(false)
+		if n == "" {
+			return Expr{}, p.fail("expected a name after '::'")
+		}
+		name += "::" + n
+	}
 	e.Var = name
 	for {
 		p.space()

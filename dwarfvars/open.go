@@ -43,6 +43,9 @@ type Binary struct {
 	units               []unitHdr
 	loads               []elf.ProgHeader
 	syms                []elf.Symbol // STT_FUNC with size, sorted by Value
+	// exeSyms names the function symbols of the binary itself when its
+	// DWARF (and symbol table) came from a separate debug file.
+	exeSyms map[string]bool
 
 	frameOnce sync.Once
 	fdes      frame.FrameDescriptionEntries
@@ -53,7 +56,11 @@ type Binary struct {
 	trees   map[dwarf.Offset]*funcTree
 	names   map[string][]dwarf.Offset // DWARF subprogram name -> DIEs, built lazily
 	globals map[string][]dwarf.Offset // CU-level variables with a location
-	types   *typeConv
+	// typeDefs are the named struct, class, union and enum DIEs by their
+	// own name, definitions and declarations.
+	typeDefs map[string][]typeDef
+	quals    map[dwarf.Offset]string // qualified names of C++ subprograms and variables
+	types    *typeConv
 }
 
 // unitHdr is what debug/dwarf does not expose about a unit: its version and
@@ -228,7 +235,19 @@ func (b *Binary) loadSymbols(dbg *elf.File) {
 	}
 	add(dbg)
 	if dbg != b.exe {
+		n := len(b.syms)
 		add(b.exe)
+		b.exeSyms = map[string]bool{}
+		for _, s := range b.syms[n:] {
+			b.exeSyms[s.Name] = true
+		}
+		if ds, err := b.exe.DynamicSymbols(); err == nil {
+			for _, s := range ds {
+				if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 {
+					b.exeSyms[s.Name] = true
+				}
+			}
+		}
 	}
 	if len(b.syms) == 0 {
 		if ds, err := b.exe.DynamicSymbols(); err == nil {
@@ -252,6 +271,13 @@ func (b *Binary) loadSymbols(dbg *elf.File) {
 		// Prefer global names for aliases at one address.
 		return global(x) - global(y)
 	})
+}
+
+// notInBinary reports whether a function symbol is only in the separate
+// debug file (a stripped binary): a loader cannot find it by name there,
+// so probes attach by file offset.
+func (b *Binary) notInBinary(name string) bool {
+	return b.exeSyms != nil && !b.exeSyms[name]
 }
 
 // symbolAt returns the function symbol containing addr.

@@ -73,7 +73,7 @@ func ParseProbe(s string) (Probe, error) {
 	// Try BINARY: prefixes from the left: the first split whose prefix has
 	// a '/', is not a source file, and whose rest parses wins.
 	for i := 0; i < len(s); i++ {
-		if s[i] != ':' {
+		if s[i] != ':' || isScopeColon(s, i) {
 			continue
 		}
 		bin, rest := s[:i], s[i+1:]
@@ -127,7 +127,7 @@ func parseSpec(s string) (Probe, error) {
 		p.Kind, p.Func, p.Return = ProbeFunc, f, true
 		return p, nil
 	}
-	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+	if i := lastColon(s); i >= 0 {
 		head, tail := s[:i], s[i+1:]
 		n, err := strconv.ParseUint(tail, 10, 31)
 		if err != nil {
@@ -171,21 +171,61 @@ func parseSpec(s string) (Probe, error) {
 }
 
 // validFunc accepts C identifiers plus the '.' of compiler clones
-// (helper.constprop.0) and '$'.
+// (helper.constprop.0) and '$'; C++ qualified names (ns::Class::method,
+// ~Class, templates) with an optional parameter list that picks an
+// overload (Class::add(long)); Go names (main.f, pkg.(*T).Method).
 func validFunc(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' || s[0] == ':' || strings.Contains(s, ":::") {
 		return false
 	}
+	depth := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c == '_' || c == '.' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		switch {
+		case c == '_' || c == '.' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		case c == ':':
+			if !isScopeColon(s, i) {
+				return false
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth < 0 {
+				return false
+			}
+		case c == '~' || c == '*' || c == '&' || c == ',' || c == '<' || c == '>' || c == ' ' && depth > 0:
+		default:
 			return false
 		}
 	}
-	return true
+	return depth == 0 && !strings.HasSuffix(s, "::")
 }
 
-var sourceExts = []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".i", ".s", ".S", ".inc", ".C", ".y", ".l"}
+// isScopeColon reports whether s[i] is one of the two ':' of a C++ "::".
+func isScopeColon(s string, i int) bool {
+	return i+1 < len(s) && s[i+1] == ':' || i > 0 && s[i-1] == ':'
+}
+
+// lastColon returns the index of the last ':' that is not part of a "::"
+// nor inside parentheses (a parameter list), or -1.
+func lastColon(s string) int {
+	depth := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+		case ':':
+			if depth == 0 && !isScopeColon(s, i) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+var sourceExts = []string{".c", ".go", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".i", ".s", ".S", ".inc", ".C", ".y", ".l"}
 
 func isSourceFile(s string) bool {
 	if s == "" || strings.ContainsAny(s, " \t:") {

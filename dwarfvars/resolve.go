@@ -26,8 +26,12 @@ type Site struct {
 	// FuncOffset is Addr minus the symbol's start: the OFF of
 	// "uprobe/BIN:FUNC+0xOFF".
 	FuncOffset uint64
-	File       string
-	Line       int
+	// Name is the C++ qualified name with its parameter list
+	// (geo::Counter::add(long)) when Func is a mangled symbol, for
+	// messages; empty otherwise.
+	Name string
+	File string
+	Line int
 	// Return marks a return probe (uretprobe at Func).
 	Return bool
 	// EntryAddr is the entry of the containing out-of-line function, where
@@ -42,6 +46,9 @@ type Site struct {
 	// units, or their clones): "Func+0xOFF" does not say which, so attach
 	// by FileOffset, and name the probe with OffsetSpec.
 	FuncAmbiguous bool
+	// NoSymbol is set when Func is named only by the separate debug file
+	// of a stripped binary: attach by FileOffset.
+	NoSymbol bool
 }
 
 // OffsetSpec is the FUNC+OFF probe of the site (FUNC%return for a return
@@ -57,11 +64,16 @@ func (s Site) OffsetSpec() string {
 	return fmt.Sprintf("%s+%#x", fn, s.FuncOffset)
 }
 
-// String formats the site like "main+0x1c (prog.c:12)".
+// String formats the site like "main+0x1c (prog.c:12)", with the
+// qualified name of a C++ function instead of its mangled symbol.
 func (s Site) String() string {
-	r := fmt.Sprintf("%s+%#x", s.Func, s.FuncOffset)
+	fn := s.Func
+	if s.Name != "" {
+		fn = s.Name
+	}
+	r := fmt.Sprintf("%s+%#x", fn, s.FuncOffset)
 	if s.Return {
-		r = s.Func + "%return"
+		r = fn + "%return"
 	}
 	if s.File != "" {
 		r += fmt.Sprintf(" (%s:%d)", filepath.Base(s.File), s.Line)
@@ -138,7 +150,11 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 	}
 	if sym, ok := b.symbolAt(a); ok {
 		s.Func, s.FuncOffset = sym.Name, a-sym.Value
+		if strings.HasPrefix(sym.Name, "_Z") && err == nil {
+			s.Name = b.qualName(ft)
+		}
 		s.FuncAmbiguous = len(b.symbolsNamed(sym.Name)) > 1
+		s.NoSymbol = b.notInBinary(sym.Name)
 		if s.EntryAddr == 0 {
 			s.EntryAddr = sym.Value
 		}
@@ -156,7 +172,7 @@ func probedLine(p Probe, ft *funcTree) int {
 	case ProbeFileLine:
 		return p.Line
 	case ProbeFuncLine:
-		if in, ok := ft.root.Val(dwarf.AttrDeclLine).(int64); ok && ft.name == p.Func {
+		if in, ok := ft.root.Val(dwarf.AttrDeclLine).(int64); ok && ft.name == simpleName(p.Func) {
 			return int(in) + p.Line
 		}
 	}
@@ -209,7 +225,8 @@ func (b *Binary) allInstances(p Probe, withInlined bool) ([]instance, error) {
 			out = append(out, instance{tree: ft, node: ft.root})
 		}
 	}
-	for _, s := range b.symbolsNamed(p.Func) {
+	name, params, has := splitParams(p.Func)
+	for _, s := range b.symbolsNamed(name) {
 		if ft, err := b.funcAt(s.Value); err == nil {
 			addTree(ft)
 		}
@@ -217,8 +234,11 @@ func (b *Binary) allInstances(p Probe, withInlined bool) ([]instance, error) {
 	if len(out) > 0 && !withInlined {
 		return out, nil
 	}
-	offs, err := b.dwarfFuncsNamed(p.Func)
+	offs, err := b.dwarfFuncsNamed(name)
 	if err != nil {
+		return nil, err
+	}
+	if offs, err = b.overloads(p, name, params, has, offs); err != nil {
 		return nil, err
 	}
 	for _, o := range offs {
@@ -418,7 +438,12 @@ func (b *Binary) dwarfFuncsNamed(name string) ([]dwarf.Offset, error) {
 	return b.names[name], nil
 }
 
-// indexNames indexes top-level subprogram and variable names of all CUs.
+// indexNames indexes the subprogram, variable and type names of all CUs:
+// top-level DIEs and, for C++, those inside namespaces and classes, by
+// their qualified names (ns::f, C::m) and, when qualified, also by their
+// own names. Out-of-line definitions that name their declaration through
+// DW_AT_specification (methods, clang's namespaced functions) get the
+// declaration's names.
 func (b *Binary) indexNames() error {
 	b.mu.Lock()
 	done := b.names != nil
@@ -428,8 +453,29 @@ func (b *Binary) indexNames() error {
 	}
 	names := map[string][]dwarf.Offset{}
 	globals := map[string][]dwarf.Offset{}
+	types := map[string][]typeDef{}
+	qual := map[dwarf.Offset]string{} // declarations inside namespaces and classes
+	type pending struct {
+		off, spec dwarf.Offset
+		global    bool
+	}
+	var specs []pending
+	quals := map[dwarf.Offset]string{}
+	addName := func(m map[string][]dwarf.Offset, q string, off dwarf.Offset) {
+		// Every suffix of ns::C::f names it: ns::C::f, C::f and f.
+		m[q] = append(m[q], off)
+		if strings.Contains(q, "::") {
+			quals[off] = q
+		}
+		for i := 0; i+2 < len(q); i++ {
+			if q[i] == ':' && q[i+1] == ':' {
+				m[q[i+2:]] = append(m[q[i+2:]], off)
+				i++
+			}
+		}
+	}
 	r := b.dw.Reader()
-	depth := 0
+	var stack []string // the qualified prefix of each open DIE's children
 	for {
 		e, err := r.Next()
 		if err != nil {
@@ -439,36 +485,93 @@ func (b *Binary) indexNames() error {
 			break
 		}
 		if e.Tag == 0 {
-			depth--
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
 			continue
 		}
-		switch {
-		case e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit:
+		prefix := ""
+		if len(stack) > 0 {
+			prefix = stack[len(stack)-1]
+		}
+		name, _ := e.Val(dwarf.AttrName).(string)
+		descend := ""
+		switch e.Tag {
+		case dwarf.TagCompileUnit, dwarf.TagPartialUnit:
+			stack = stack[:0]
 			if e.Children {
-				depth = 1
+				stack = append(stack, "")
 			}
 			continue
-		case depth == 1 && e.Tag == dwarf.TagSubprogram:
-			if n, ok := e.Val(dwarf.AttrName).(string); ok {
-				names[n] = append(names[n], e.Offset)
+		case dwarf.TagNamespace:
+			descend = prefix
+			if name != "" {
+				descend = prefix + name + "::"
 			}
-		case depth == 1 && e.Tag == dwarf.TagVariable:
-			if n, ok := e.Val(dwarf.AttrName).(string); ok && e.Val(dwarf.AttrLocation) != nil {
-				globals[n] = append(globals[n], e.Offset)
-			} else if s, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok && e.Val(dwarf.AttrLocation) != nil {
-				if se, err := b.entryAt(s); err == nil {
-					if n, ok := se.Val(dwarf.AttrName).(string); ok {
-						globals[n] = append(globals[n], e.Offset)
-					}
+		case dwarf.TagSubprogram:
+			switch {
+			case len(stack) > 1 && e.Val(dwarf.AttrDeclaration) == true:
+				// A method or namespace function declared here and
+				// defined elsewhere (DW_AT_specification).
+				qual[e.Offset] = prefix + name
+			case name != "":
+				addName(names, prefix+name, e.Offset)
+			default:
+				if sp, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok {
+					specs = append(specs, pending{e.Offset, sp, false})
 				}
+			}
+		case dwarf.TagVariable:
+			if e.Val(dwarf.AttrLocation) == nil {
+				if len(stack) > 1 && name != "" {
+					qual[e.Offset] = prefix + name
+				}
+				break
+			}
+			if name != "" && len(stack) == 1 {
+				globals[name] = append(globals[name], e.Offset)
+			} else if name != "" {
+				addName(globals, prefix+name, e.Offset)
+			} else if sp, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok {
+				specs = append(specs, pending{e.Offset, sp, true})
+			}
+		case dwarf.TagStructType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType:
+			if name == "" {
+				break
+			}
+			decl := e.Val(dwarf.AttrDeclaration) == true
+			types[name] = append(types[name], typeDef{off: e.Offset, qual: prefix + name, decl: decl, tag: e.Tag})
+			if e.Children && e.Tag != dwarf.TagEnumerationType {
+				descend = prefix + name + "::"
 			}
 		}
 		if e.Children {
-			r.SkipChildren()
+			if descend != "" || e.Tag == dwarf.TagNamespace {
+				stack = append(stack, descend)
+			} else {
+				r.SkipChildren()
+			}
+		}
+	}
+	for _, p := range specs {
+		q, ok := qual[p.spec]
+		if !ok {
+			// A C declaration at file scope: its own name.
+			if se, err := b.entryAt(p.spec); err == nil {
+				q, _ = se.Val(dwarf.AttrName).(string)
+			}
+		}
+		if q == "" {
+			continue
+		}
+		if p.global {
+			addName(globals, q, p.off)
+		} else {
+			addName(names, q, p.off)
 		}
 	}
 	b.mu.Lock()
-	b.names, b.globals = names, globals
+	b.names, b.globals, b.typeDefs, b.quals = names, globals, types, quals
 	b.mu.Unlock()
 	return nil
 }
@@ -504,6 +607,13 @@ func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
 	ins, err := b.instances(p, !p.Return)
 	if err != nil {
 		return nil, err
+	}
+	if p.Return {
+		for _, in := range ins {
+			if isGo(in.tree.cu) {
+				return nil, &GoReturnError{Probe: p.Spec, Func: p.Func}
+			}
+		}
 	}
 	var out []uint64
 	for _, in := range ins {

@@ -55,6 +55,17 @@ type Type struct {
 	Members []Member
 	// Enumerators lists the values of an enum.
 	Enumerators []Enumerator
+	// Ref marks a C++ reference (a KindPointer): binding expressions see
+	// through it to the object it refers to, as C++ does.
+	Ref bool
+
+	// tag is the struct, union or class name, kept through typedefs; unit
+	// is the start of the compile unit the type was read from; opaque is
+	// set while the type is a declaration (DW_AT_declaration) whose
+	// definition has not been looked up in the other units (complete).
+	tag    string
+	unit   dwarf.Offset
+	opaque bool
 }
 
 // Member is a struct or union member.
@@ -125,6 +136,8 @@ func (t *Type) String() string { return t.Spelling }
 // types convert to cyclic graphs.
 type typeConv struct {
 	seen map[dwarf.Type]*Type
+	// unit is the start of the compile unit being converted.
+	unit dwarf.Offset
 }
 
 func newTypeConv() *typeConv { return &typeConv{seen: map[dwarf.Type]*Type{}} }
@@ -160,6 +173,7 @@ func (c *typeConv) conv(dt dwarf.Type) *Type {
 			t.Kind = KindUnion
 		}
 		t.Name, t.Size = x.StructName, int(max(x.ByteSize, 0))
+		t.tag, t.unit, t.opaque = x.StructName, c.unit, x.Incomplete && x.StructName != ""
 		t.Spelling = strings.TrimSpace(x.Kind + " " + x.StructName)
 		if x.StructName == "" {
 			t.Spelling = x.Kind + " {...}"

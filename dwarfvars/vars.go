@@ -128,8 +128,9 @@ func (c *collector) entersInlined(n *godwarf.Tree, name string) bool {
 	if p.Kind != ProbeFunc || p.Return || p.Func == "" || entryPC(n) != c.site.Addr {
 		return true
 	}
-	base, _, _ := strings.Cut(p.Func, ".")
-	return name == p.Func || name == base
+	fn := simpleName(p.Func)
+	base, _, _ := strings.Cut(fn, ".")
+	return name == fn || name == base
 }
 
 func (c *collector) walk(n *godwarf.Tree, depth int, scope string, inlined bool) {
@@ -233,12 +234,17 @@ func (b *Binary) typeOf(n godwarf.Entry) *Type {
 	if !ok {
 		return b.types.conv(nil)
 	}
+	if rt, ok := b.refType(off); ok {
+		return rt
+	}
+	u, _ := b.unitOf(off)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	dt, err := b.dw.Type(off)
 	if err != nil {
 		return &Type{Kind: KindVoid, Name: "?", Spelling: "<unreadable type>"}
 	}
+	b.types.unit = u.start
 	return b.types.conv(dt)
 }
 

@@ -57,6 +57,19 @@ type dwBuild struct {
 	name, path, exe string
 	// multi marks builds of the multi-CU target (tests/dwarf/multi).
 	multi bool
+	// probes, when set, gives the probes of another target.
+	probes func(testing.TB, *dwarfvars.Binary) []dwProbe
+	// gdbEx are gdb commands run first (set language c for Go targets,
+	// whose expressions are written in C: a->Total, s.len).
+	gdbEx []string
+	// env is the traced program's environment under gdb and bpfcc alike
+	// (GODEBUG=asyncpreemptoff=1 for Go targets: a preemption signal that
+	// arrives while gdb holds the program at a breakpoint makes it hit
+	// the breakpoint twice).
+	env []string
+	// movingHeap: heap addresses differ between two runs (Go's allocator),
+	// so pointer values are not compared, only what is read through them.
+	movingHeap bool
 }
 
 func (b dwBuild) run() string {
@@ -312,7 +325,8 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 			t.Errorf("Vars(%s): %v", s, err)
 		}
 		for _, v := range vs {
-			if v.Shadowed || seen[v.Name] {
+			if v.Shadowed || seen[v.Name] || !isCIdent(v.Name) {
+				// (Go's unnamed results ~r0 cannot be named.)
 				continue
 			}
 			if _, ok := dwCType(v.Type); !ok {
@@ -560,12 +574,13 @@ func dwRunMaps(spec *ebpf.CollectionSpec, command []string) (map[string][]dwMapE
 
 // dwRunBPF runs the compiled handlers around the target and returns what
 // they recorded and the read-error counters.
-func dwRunBPF(t testing.TB, res *bpfcc.Result, target string) (dwBPFRecs, string, error) {
+func dwRunBPF(t testing.TB, res *bpfcc.Result, target string, env ...string) (dwBPFRecs, string, error) {
 	setarch, err := exec.LookPath("setarch")
 	if err != nil {
 		return nil, "", err
 	}
-	maps, errOut, err := dwRunMaps(res.Spec, []string{"env", "-i", setarch, "-R", target, dwArg})
+	cmd := append(append([]string{"env", "-i"}, env...), setarch, "-R", target, dwArg)
+	maps, errOut, err := dwRunMaps(res.Spec, cmd)
 	if err != nil {
 		return nil, errOut, err
 	}
@@ -712,7 +727,7 @@ func dwGDBFunc(s dwarfvars.Site) string {
 
 // dwRunGDB runs the target under gdb with the same argument and returns the
 // records of every site, in hit order.
-func dwRunGDB(t testing.TB, target string, lib bool, sites []dwGDBSite, entries []dwGDBSite) (map[string][]dwGDBRec, error) {
+func dwRunGDB(t testing.TB, target string, lib bool, sites []dwGDBSite, entries []dwGDBSite, env []string, ex ...string) (map[string][]dwGDBRec, error) {
 	dir := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"sites": append([]dwGDBSite{}, sites...), "entries": append([]dwGDBSite{}, entries...), "lib": lib})
 	outPath := filepath.Join(dir, "gdb.out")
@@ -725,10 +740,17 @@ func dwRunGDB(t testing.TB, target string, lib bool, sites []dwGDBSite, entries 
 	defer cancel()
 	// The same empty environment as the traced run, so that stack
 	// addresses (pointer values) match too.
-	cmd := exec.CommandContext(ctx, "env", "-i", dwGDB, "-batch", "-nx",
+	args := []string{"-i", dwGDB, "-batch", "-nx",
 		"-ex", "set startup-with-shell off",
-		"-ex", "unset environment LINES", "-ex", "unset environment COLUMNS",
-		"-x", sp, "--args", target, dwArg)
+		"-ex", "unset environment LINES", "-ex", "unset environment COLUMNS"}
+	for _, e := range env {
+		args = append(args, "-ex", "set environment "+strings.Replace(e, "=", " ", 1))
+	}
+	for _, e := range ex {
+		args = append(args, "-iex", e) // before the program is read
+	}
+	args = append(args, "-x", sp, "--args", target, dwArg)
+	cmd := exec.CommandContext(ctx, "env", args...)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("gdb: %v\n%s", err, b)
@@ -765,6 +787,10 @@ type dwFigures struct {
 	// unique (binary, site, expression) triples and how many of them
 	// matched at every handler that binds them
 	unique, uniqueMatched int
+	// exprs says, per expression, whether it matched gdb at every site
+	// and hit where it was bound; refused lists the refused expressions.
+	exprs   map[string]bool
+	refused map[string]error
 }
 
 func TestDWARFAgainstGDB(t *testing.T) {
@@ -792,7 +818,7 @@ func TestDWARFAgainstGDB(t *testing.T) {
 }
 
 func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
-	var fig dwFigures
+	fig := dwFigures{exprs: map[string]bool{}, refused: map[string]error{}}
 	b, err := dwarfvars.Open(bld.path)
 	if err != nil {
 		t.Fatalf("dwarfvars.Open: %v", err)
@@ -801,6 +827,9 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	probesFn := dwProbes
 	if bld.multi {
 		probesFn = func(t testing.TB, b *dwarfvars.Binary) []dwProbe { return dwMultiProbes(t, b, bld.exe != "") }
+	}
+	if bld.probes != nil {
+		probesFn = bld.probes
 	}
 	hs, refused := dwPlan(t, b, probesFn(t, b))
 	if len(hs) == 0 {
@@ -867,11 +896,11 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	for _, k := range dwSortedKeys(entries) {
 		el = append(el, *entries[k])
 	}
-	grecs, err := dwRunGDB(t, bld.run(), bld.exe != "", gl, el)
+	grecs, err := dwRunGDB(t, bld.run(), bld.exe != "", gl, el, bld.env, bld.gdbEx...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	brecs, readErrs, err := dwRunBPF(t, res, bld.run())
+	brecs, readErrs, err := dwRunBPF(t, res, bld.run(), bld.env...)
 	if err != nil {
 		t.Fatalf("runtime.Run: %v", err)
 	}
@@ -908,8 +937,14 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 					// gdb's run has.
 					ok, unverified, why = false, true, "uninitialized here: "+why
 				}
+				if bld.movingHeap && v.bd.Type.Kind == dwarfvars.KindPointer && !ok && !unverified {
+					ok, unverified, why = false, true, "a heap address, which differs between runs: "+why
+				}
 				if prev, seen := uniq[key]; !seen || prev {
 					uniq[key] = ok && !unverified
+				}
+				if prev, seen := fig.exprs[v.expr]; !seen || prev {
+					fig.exprs[v.expr] = ok && !unverified
 				}
 				switch {
 				case unverified:
@@ -959,6 +994,7 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 
 	}
 	for _, r := range refused {
+		fig.refused[r.expr] = r.err
 		g := grecs[dwSiteID(r.site)]
 		printed := ""
 		for _, rec := range g {

@@ -1,0 +1,3 @@
+module gotarget
+
+go 1.21
