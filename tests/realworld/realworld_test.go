@@ -36,7 +36,31 @@ type fileResult struct {
 	Clang compileResult `json:"clang"`
 	Bpfcc compileResult `json:"bpfcc"`
 	Known string        `json:"known_failure,omitempty"`
-	src   sourceFile
+	// OtherModes lists what -S (listing) and -E (preprocess only) printed
+	// as errors for a file bpfcc compiles; empty when both work.
+	OtherModes []string `json:"other_modes,omitempty"`
+	src        sourceFile
+}
+
+// otherModes runs bpfcc -S and -E on a file it compiles: both must work
+// too, with output.
+func otherModes(f sourceFile) []string {
+	var problems []string
+	for _, mode := range []string{"-S", "-E"} {
+		args := append([]string{mode}, f.Args...)
+		args = append(args, f.Path)
+		cmd := exec.Command(bpfccBin, args...)
+		var out, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		err := cmd.Run()
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: %v: %s", mode, err, firstDiagnostic(stderr.String())))
+		case out.Len() == 0:
+			problems = append(problems, mode+": no output")
+		}
+	}
+	return problems
 }
 
 func inCI() bool { return os.Getenv("CI") == "true" }
@@ -137,6 +161,9 @@ func compileSuite(s *suite, clang string) error {
 				obj := filepath.Join(objDir, strings.NewReplacer(" ", "_", "/", "_").Replace(r.ID)+".o")
 				r.Bpfcc = run(bpfccBin, bpfccFlags(r.src, obj), obj)
 				r.Bpfcc.FirstError = strings.ReplaceAll(r.Bpfcc.FirstError, filepath.Dir(tr.Root)+"/", "")
+				if r.Bpfcc.OK && r.Gen == loadGen {
+					r.OtherModes = otherModes(r.src)
+				}
 			}
 		}()
 	}
@@ -192,6 +219,9 @@ func TestRealWorldCompile(t *testing.T) {
 			t.Errorf("%s compiles now: remove it from %s", r.ID, knownFailuresFile)
 		case !r.Bpfcc.OK && !listed:
 			t.Errorf("%s: clang compiles it, bpfcc does not (exit %d): %s", r.ID, r.Bpfcc.Status, r.Bpfcc.FirstError)
+		}
+		for _, p := range r.OtherModes {
+			t.Errorf("%s compiles, but bpfcc %s", r.ID, p)
 		}
 	}
 	if *only == "" {
