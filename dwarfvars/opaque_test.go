@@ -117,6 +117,7 @@ func TestOpaqueStructAmbiguous(t *testing.T) {
 	if !errors.As(err, &oe) || !errors.Is(err, ErrNotFound) {
 		t.Fatalf("h->a with two layouts of struct handle: %v", err)
 	}
+	t.Logf("%v", err)
 	for _, w := range []string{"a.c", "b.c", "main.c", "struct handle", "different layouts"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q lacks %q", err, w)
