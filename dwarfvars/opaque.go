@@ -108,18 +108,13 @@ func (b *Binary) complete(t *Type) error {
 			return err
 		}
 	} else {
-		// No definition of its own: every defining unit must agree.
+		// No definition of its own: every defining unit must agree. The
+		// layouts are compared from the DIEs (size, member names and
+		// offsets), so that only the definition used is converted.
 		var units, layouts []string
 		seen := map[string]bool{}
 		for _, d := range defs {
-			dt, err := conv(d)
-			if err != nil {
-				return err
-			}
-			l := layout(dt)
-			if def == nil {
-				def = dt
-			}
+			l := b.dieLayout(d.off)
 			if !seen[l] {
 				seen[l] = true
 				u, _ := b.unitOf(d.off)
@@ -129,6 +124,10 @@ func (b *Binary) complete(t *Type) error {
 		if len(units) > 1 {
 			return &OpaqueTypeError{Type: t.Spelling, Unit: b.unitName(t.unit), Units: units, Layouts: layouts}
 		}
+		var err error
+		if def, err = conv(defs[0]); err != nil {
+			return err
+		}
 	}
 	if def.opaque {
 		return &OpaqueTypeError{Type: t.Spelling, Unit: b.unitName(t.unit)}
@@ -137,17 +136,40 @@ func (b *Binary) complete(t *Type) error {
 	return nil
 }
 
-// layout summarises a struct's size and members for comparing definitions.
-func layout(t *Type) string {
-	var ms []string
-	for _, m := range t.Members {
-		s := fmt.Sprintf("%s@%d", m.Name, m.Offset)
-		if m.BitSize > 0 {
-			s += fmt.Sprintf(":%d.%d", m.BitOffset, m.BitSize)
-		}
-		ms = append(ms, s)
+// dieLayout summarises a struct DIE's size and members (names, offsets,
+// bit-field places) for comparing definitions.
+func (b *Binary) dieLayout(off dwarf.Offset) string {
+	r := b.dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return "?"
 	}
-	return fmt.Sprintf("%d bytes: %s", t.Size, strings.Join(ms, " "))
+	size, _ := e.Val(dwarf.AttrByteSize).(int64)
+	var ms []string
+	for e.Children {
+		m, err := r.Next()
+		if err != nil || m == nil || m.Tag == 0 {
+			break
+		}
+		if m.Tag == dwarf.TagMember || m.Tag == dwarf.TagInheritance {
+			name, _ := m.Val(dwarf.AttrName).(string)
+			loc, _ := m.Val(dwarf.AttrDataMemberLoc).(int64)
+			d := fmt.Sprintf("%s@%d", name, loc)
+			if bs, ok := m.Val(dwarf.AttrBitSize).(int64); ok {
+				bo, _ := m.Val(dwarf.AttrDataBitOffset).(int64)
+				if o, ok := m.Val(dwarf.AttrBitOffset).(int64); ok {
+					bo = -o - 1
+				}
+				d += fmt.Sprintf(":%d.%d", bo, bs)
+			}
+			ms = append(ms, d)
+		}
+		if m.Children {
+			r.SkipChildren()
+		}
+	}
+	return fmt.Sprintf("%d bytes: %s", size, strings.Join(ms, " "))
 }
 
 // inUnit reports whether a DIE offset is in the unit starting at unit.

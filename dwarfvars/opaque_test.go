@@ -117,6 +117,7 @@ func TestOpaqueStructAmbiguous(t *testing.T) {
 	if !errors.As(err, &oe) || !errors.Is(err, ErrNotFound) {
 		t.Fatalf("h->a with two layouts of struct handle: %v", err)
 	}
+	t.Logf("%v", err)
 	for _, w := range []string{"a.c", "b.c", "main.c", "struct handle", "different layouts"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q lacks %q", err, w)
@@ -141,5 +142,33 @@ func TestOpaqueStructAmbiguous(t *testing.T) {
 	e, _ = ParseExpr("g->x")
 	if _, err := b3.Bind(sites[0], e); !errors.As(err, &oe) || !strings.Contains(err.Error(), "no compile unit") {
 		t.Errorf("g->x of a struct no unit defines: %v", err)
+	}
+}
+
+// C++: the declaration's qualified name picks the definition: two
+// namespaces define a struct State each, the probed unit declares only
+// one::State, and its members come from one::State.
+func TestOpaqueCXXQualified(t *testing.T) {
+	files := map[string]string{
+		"one.cc": "namespace one { struct State { int pad; long level; }; long get(State *s) { return s->level; } }\n",
+		"two.cc": "namespace two { struct State { long a, b, c; int level; }; long get(State *s) { return s->level; } }\n",
+		"main.cc": "namespace one { struct State; long get(State *); }\n" +
+			"__attribute__((noinline)) long probe_me(one::State *st, int k) { return one::get(st) + k; }\n" +
+			"int main() { return 0; }\n",
+	}
+	for _, cc := range []string{"g++", "clang++-19"} {
+		b := open(t, buildFiles(t, cc, []string{"-g", "-O0"}, files, "main.cc", "one.cc", "two.cc"))
+		sites, err := b.Resolve(mustProbe(t, "probe_me"))
+		if err != nil || len(sites) != 1 {
+			t.Fatalf("%s: resolve probe_me: %v %v", cc, sites, err)
+		}
+		e, _ := ParseExpr("st->level")
+		bd, err := b.Bind(sites[0], e)
+		if err != nil {
+			t.Fatalf("%s: st->level: %v", cc, err)
+		}
+		if bd.Type.Short() != "s64" || !strings.Contains(bd.Describe(), "+8") && !strings.Contains(bd.Describe(), "+ 8") {
+			t.Errorf("%s: st->level = %s (%s), want one::State's long at offset 8", cc, bd.Describe(), bd.Type.Short())
+		}
 	}
 }

@@ -325,7 +325,7 @@ func dwPlan(t testing.TB, b *dwarfvars.Binary, probes []dwProbe) ([]*dwHandler, 
 			t.Errorf("Vars(%s): %v", s, err)
 		}
 		for _, v := range vs {
-			if v.Shadowed || seen[v.Name] || !isCIdent(v.Name) {
+			if v.Shadowed || seen[v.Name] || strings.HasPrefix(v.Name, "~") {
 				// (Go's unnamed results ~r0 cannot be named.)
 				continue
 			}
