@@ -210,7 +210,7 @@ func (c *stackCtx) printStacks(name string, ms *ebpf.MapSpec, es []entry, opts *
 	case opts.Folded:
 		out.text(formatFolded(es, per))
 	default:
-		out.text(formatTable(name, ms, es, opts.Verbose) + "\n")
+		out.text(formatTable(name, ms, summariseBuffers(es, per), opts.Verbose) + "\n")
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s stacks:\n", name)
 		for i, e := range es {
@@ -352,4 +352,36 @@ func hasStackBuffer(spec *ebpf.CollectionSpec) bool {
 		}
 	}
 	return false
+}
+
+// summariseBuffers returns es with each bpf_get_stack buffer member shown
+// as "<N frames>" in the table; the frames follow it.
+func summariseBuffers(es []entry, per [][]stackField) []entry {
+	out := make([]entry, len(es))
+	for i, e := range es {
+		bufs := map[string]int{}
+		for _, f := range per[i] {
+			if f.buf {
+				bufs[f.name] = len(f.frames)
+			}
+		}
+		e.key, e.value = summariseRecord(e.key, bufs), summariseRecord(e.value, bufs)
+		out[i] = e
+	}
+	return out
+}
+
+func summariseRecord(v any, bufs map[string]int) any {
+	rec, ok := v.(Record)
+	if !ok || len(bufs) == 0 {
+		return v
+	}
+	r := make(Record, len(rec))
+	for i, f := range rec {
+		if n, ok := bufs[f.Name]; ok {
+			f.Value = rawText(fmt.Sprintf("<%d frames>", n))
+		}
+		r[i] = f
+	}
+	return r
 }

@@ -203,6 +203,10 @@ func TestLoadUserStack(t *testing.T) {
 	}
 	out := stdout.String()
 	t.Logf("bpfcc output:\n%s", out)
+	// The table shows the bpf_get_stack buffer as its frame count.
+	if !regexp.MustCompile(`(?m)^ +\d+ +\d+ +<\d+ frames> +1$`).MatchString(out) {
+		t.Errorf("the table row does not summarise ustack as <N frames>:\n%s", out)
+	}
 	got := stackSections(out, "calls")
 	for _, member := range []string{"user_stack_id", "ustack"} {
 		frames := got[member]
@@ -249,6 +253,29 @@ func TestLoadKernelStack(t *testing.T) {
 		if !ksyms[f.fn] {
 			t.Errorf("frame %s is not in /proc/kallsyms\n%v", f.fn, r)
 		}
+	}
+
+	// --json: each row's "stacks" holds the frames, with names and addresses.
+	r = e.mustRun(t, "--load", src, "--json", "-c", bin)
+	var jframes int
+	for _, l := range jsonLines(t, r) {
+		if l["type"] != "map" || l["name"] != "counts" {
+			continue
+		}
+		for _, row := range l["entries"].([]any) {
+			st, _ := row.(map[string]any)["stacks"].(map[string]any)
+			fs, _ := st["kern_stack_id"].([]any)
+			for _, f := range fs {
+				fm := f.(map[string]any)
+				if fn, _ := fm["func"].(string); !ksyms[fn] || fm["addr"] == nil || fm["module"] != "kernel" {
+					t.Errorf("JSON frame %v: want a /proc/kallsyms function, its address and module kernel", fm)
+				}
+				jframes++
+			}
+		}
+	}
+	if jframes == 0 {
+		t.Errorf("no frames in the JSON output\n%v", r)
 	}
 
 	r = e.mustRun(t, "--load", src, "--folded", "-c", bin)
