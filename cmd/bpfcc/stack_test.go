@@ -205,10 +205,10 @@ func TestLoadUserStack(t *testing.T) {
 	t.Logf("bpfcc output:\n%s", out)
 	// The table shows the bpf_get_stack buffer as its frame count.
 	if !regexp.MustCompile(`(?m)^ +\d+ +\d+ +<\d+ frames> +1$`).MatchString(out) {
-		t.Errorf("the table row does not summarise ustack as <N frames>:\n%s", out)
+		t.Errorf("the table row does not summarise frames as <N frames>:\n%s", out)
 	}
 	got := stackSections(out, "calls")
-	for _, member := range []string{"user_stack_id", "ustack"} {
+	for _, member := range []string{"user_stack_id", "frames"} {
 		frames := got[member]
 		if len(frames) < len(want) {
 			t.Errorf("%s: %d frames, want at least gdb's %d\n%s", member, len(frames), len(want), out)

@@ -187,9 +187,7 @@ static __always_inline __u32 bpfcc_log2(__u64 v)
  *		__u64 frames[32] BPFCC_USTACK;	// bpf_get_stack(ctx, k.frames, sizeof(k.frames), BPF_F_USER_STACK)
  *	};
  *
- * On a map they apply to its members whose names contain "stack". Tags on
- * members are read from objects that clang compiled; bpfcc's compiler does
- * not emit them yet, so with bpfcc name the members or tag the map. A user
+ * On a map they apply to its members whose names contain "stack". A user
  * stack is symbolised in the process of the entry's pid or tgid member, or
  * else in the traced process (-c, --, -p).
  */

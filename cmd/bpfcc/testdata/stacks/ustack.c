@@ -1,4 +1,5 @@
-/* TestLoadUserStack: a user stack by bpf_get_stackid and by bpf_get_stack. */
+/* TestLoadUserStack: a user stack by bpf_get_stackid (a member read by
+ * its name) and by bpf_get_stack (a member read by its decl tag). */
 #include <bpfcc.h>
 
 struct {
@@ -11,7 +12,7 @@ struct {
 struct key {
 	__u32 pid;
 	__s64 user_stack_id;
-	__u64 ustack[32];
+	__u64 frames[32] BPFCC_USTACK;
 };
 
 struct {
@@ -19,7 +20,7 @@ struct {
 	__uint(max_entries, 64);
 	__type(key, struct key);
 	__type(value, __u64);
-} calls SEC(".maps") BPFCC_USTACK;
+} calls SEC(".maps");
 
 SEC("uprobe")
 int h(struct pt_regs *ctx)
@@ -29,7 +30,7 @@ int h(struct pt_regs *ctx)
 
 	k.pid = bpf_get_current_pid_tgid() >> 32;
 	k.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	bpf_get_stack(ctx, k.ustack, sizeof(k.ustack), BPF_F_USER_STACK);
+	bpf_get_stack(ctx, k.frames, sizeof(k.frames), BPF_F_USER_STACK);
 	bpf_map_update_elem(&calls, &k, &one, BPF_ANY);
 	return 0;
 }
