@@ -16,6 +16,8 @@ type btfConv struct {
 	// splitBits is lowerer.splitBits: the declared width of a bit-field
 	// the front end split, else 0.
 	splitBits func(*cc.Field) int64
+	// memberTags are the btf_decl_tags of struct members (fileMemberTags).
+	memberTags map[*cc.Declarator][]string
 }
 
 func newBTFConv() *btfConv {
@@ -169,6 +171,9 @@ func (c *btfConv) record(t cc.Type) btf.Type {
 			continue
 		}
 		m := btf.Member{Name: f.Name(), Type: c.typ(f.Type()), Offset: btf.Bits(f.Offset() * 8)}
+		if d := f.Declarator(); d != nil {
+			m.Tags = c.memberTags[d]
+		}
 		size := btf.Bits(8 * typeSize(f.Type()))
 		switch {
 		case f.IsBitfield():
@@ -274,4 +279,55 @@ func paramDecls(d *cc.Declarator) []*cc.ParameterDeclaration {
 		}
 	}
 	return nil
+}
+
+// fileMemberTags returns the btf_decl_tag attributes written after struct
+// and union member declarators (`__u64 frames[32] BPFCC_USTACK;`), by
+// member declarator, for the structs and unions defined at file scope
+// (nested definitions included). cc checks such attributes but keeps only
+// aligned and packed, so they are read from the syntax tree; the walk
+// visits declaration specifiers only, never expressions or bodies.
+func fileMemberTags(tu *cc.TranslationUnit) map[*cc.Declarator][]string {
+	out := map[*cc.Declarator][]string{}
+	for n := tu; n != nil; n = n.TranslationUnit {
+		ed := n.ExternalDeclaration
+		if ed == nil || ed.Case != cc.ExternalDeclarationDecl || ed.Declaration == nil {
+			continue
+		}
+		for ds := ed.Declaration.DeclarationSpecifiers; ds != nil; ds = ds.DeclarationSpecifiers {
+			if ts := ds.TypeSpecifier; ts != nil && ts.StructOrUnionSpecifier != nil {
+				structMemberTags(ts.StructOrUnionSpecifier, out)
+			}
+		}
+	}
+	return out
+}
+
+func structMemberTags(s *cc.StructOrUnionSpecifier, out map[*cc.Declarator][]string) {
+	for l := s.StructDeclarationList; l != nil; l = l.StructDeclarationList {
+		sd := l.StructDeclaration
+		if sd == nil {
+			continue
+		}
+		for sq := sd.SpecifierQualifierList; sq != nil; sq = sq.SpecifierQualifierList {
+			if ts := sq.TypeSpecifier; ts != nil && ts.StructOrUnionSpecifier != nil {
+				structMemberTags(ts.StructOrUnionSpecifier, out)
+			}
+		}
+		tags := declTags(nil, sd.AttributeSpecifierList)
+		if len(tags) == 0 {
+			continue
+		}
+		// As with aligned, an attribute after the last declarator is that
+		// declarator's only.
+		var last *cc.Declarator
+		for dl := sd.StructDeclaratorList; dl != nil; dl = dl.StructDeclaratorList {
+			if dl.StructDeclarator != nil && dl.StructDeclarator.Declarator != nil {
+				last = dl.StructDeclarator.Declarator
+			}
+		}
+		if last != nil {
+			out[last] = tags
+		}
+	}
 }

@@ -19,6 +19,7 @@ const gateScript = `read _ <&3; exec 3<&-; exec "$@"`
 type command struct {
 	cmd      *exec.Cmd
 	argv     []string
+	path     string // the command's binary, found through $PATH
 	gate     *os.File
 	released bool
 	stopped  bool // bpfcc signalled it (end of the run)
@@ -66,7 +67,7 @@ func startCommand(argv []string, opts *Options) (*command, error) {
 		w.Close()
 		return nil, fmt.Errorf("%w: %w", ErrCommand, err)
 	}
-	c := &command{cmd: cmd, argv: argv, gate: w, done: make(chan struct{})}
+	c := &command{cmd: cmd, argv: argv, path: path, gate: w, done: make(chan struct{})}
 	go func() {
 		c.err = cmd.Wait()
 		close(c.done)

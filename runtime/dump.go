@@ -11,7 +11,7 @@ import (
 
 // dumpMaps prints every map that holds data: histograms as histograms, the
 // rest as tables, in name order.
-func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, out *printer) {
+func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, out *printer, stacks *stackCtx) {
 	var names []string
 	for name, ms := range spec.Maps {
 		if coll.Maps[name] != nil && dumpable(ms, opts.Verbose) {
@@ -31,6 +31,9 @@ func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, o
 		}
 		if name == readErrorsMap {
 			printReadErrors(spec, es, opts, out)
+			continue
+		}
+		if stacks.printStacks(name, ms, es, opts, out) {
 			continue
 		}
 		printMap(name, ms, es, opts, out)

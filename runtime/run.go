@@ -66,6 +66,9 @@ type Options struct {
 	// JSON prints events, printk lines, tables and histograms as JSON
 	// lines (--json).
 	JSON bool
+	// Folded prints maps that hold stacks as one line per stack, root
+	// first, with its count, as flame-graph tools read them (--folded).
+	Folded bool
 	// OutputTypes gives the record type of perf event array and ring buffer
 	// maps by map name. Maps not listed fall back to an EventTag decl tag, a
 	// type named after the map, or hex.
@@ -158,6 +161,7 @@ type session struct {
 	filter  *treeFilter
 	plans   []plan
 	stopped bool
+	stacks  *stackCtx // nil without a stack trace map or stack members
 }
 
 func (s *session) run(ctx context.Context, plans []plan) (err error) {
@@ -231,6 +235,7 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	if s.cmd != nil {
 		s.cmd.release()
 	}
+	s.stacks = newStackCtx(s.spec, s.coll, pid, s.cmd)
 	s.wait(ctx, sig)
 	s.finish()
 	if s.cmd != nil {
@@ -291,12 +296,18 @@ func (s *session) finish() {
 		s.printk.stop(printkDrain)
 		s.printk = nil
 	}
-	dumpMaps(s.spec, s.coll, s.opts, s.out)
+	if s.stacks != nil {
+		s.stacks.sym.stop()
+	}
+	dumpMaps(s.spec, s.coll, s.opts, s.out, s.stacks)
 	s.report()
 }
 
 // cleanup releases whatever an early return left behind.
 func (s *session) cleanup() {
+	if s.stacks != nil {
+		s.stacks.sym.stop()
+	}
 	closeLinks(s.links)
 	if s.filter != nil {
 		s.filter.stop()

@@ -57,6 +57,8 @@ Run options (with --load):
   --json           print maps and events as JSON lines; without -o the
                    command's standard output goes to standard error, so
                    standard output is JSON only
+  --folded         print maps that hold stacks as folded lines, root
+                   first, with their counts (flame-graph input)
   -v               verbose: verifier logs and statistics, time to attach
 
 Exit status: 0 success, 1 error in the input or a failed run, 2 usage error,
@@ -95,6 +97,7 @@ type config struct {
 	duration time.Duration
 	iface    string
 	json     bool
+	folded   bool
 	verbose  bool
 }
 
@@ -250,6 +253,8 @@ func parseArgs(args []string) (*config, error) {
 			c.iface, err = next(&i, a)
 		case a == "--json":
 			c.json = true
+		case a == "--folded":
+			c.folded = true
 		case a == "-v":
 			c.verbose = true
 		case strings.HasPrefix(a, "-") && a != "-":

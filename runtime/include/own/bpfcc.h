@@ -14,6 +14,8 @@
  *	bpfcc_output(name, ptr)    send *ptr to that ring buffer
  *	bpfcc_reserve(name)        reserve a record in it (then bpf_ringbuf_submit)
  *	bpfcc_count_lost(name)     count a record lost by a direct bpf_ringbuf_* call
+ *	BPFCC_STACKID              decl tag: a member holding a bpf_get_stackid result
+ *	BPFCC_USTACK, BPFCC_KSTACK decl tag: a __u64 array filled by bpf_get_stack
  *
  * bpfcc's runtime prints maps whose names end in _hist as log2 histograms
  * and decodes ring buffer records by the type given to BPFCC_OUTPUT.
@@ -170,5 +172,27 @@ static __always_inline __u32 bpfcc_log2(__u64 v)
 			bpfcc_count_lost(name);				\
 		__bpfcc_p;						\
 	})
+
+/*
+ * Stack decl tags. bpfcc's runtime prints the stacks a map's key or value
+ * holds as symbolised frames (kernel ones from /proc/kallsyms, user ones
+ * from the traced process's mappings, ELF symbols and DWARF lines), or as
+ * folded lines with --folded. Members named *stack_id or *stackid are read
+ * as bpf_get_stackid results and __u64 arrays named *stack* as
+ * bpf_get_stack buffers without a tag; the tags mark other members:
+ *
+ *	struct key {
+ *		__u32 pid;
+ *		__s64 where BPFCC_STACKID;	// bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK)
+ *		__u64 frames[32] BPFCC_USTACK;	// bpf_get_stack(ctx, k.frames, sizeof(k.frames), BPF_F_USER_STACK)
+ *	};
+ *
+ * On a map they apply to its members whose names contain "stack". A user
+ * stack is symbolised in the process of the entry's pid or tgid member, or
+ * else in the traced process (-c, --, -p).
+ */
+#define BPFCC_STACKID __attribute__((btf_decl_tag("bpfcc:stackid")))
+#define BPFCC_USTACK __attribute__((btf_decl_tag("bpfcc:ustack")))
+#define BPFCC_KSTACK __attribute__((btf_decl_tag("bpfcc:kstack")))
 
 #endif /* __BPFCC_H__ */
