@@ -207,7 +207,7 @@ func findLoops(f *ir.Func) ([]*natLoop, []int) {
 		if len(ls) != 1 {
 			continue
 		}
-		l := &natLoop{head: h, latch: ls[0], in: map[*ir.Block]bool{h: true}}
+		l := &natLoop{head: h, latch: ls[0], in: map[*ir.Block]bool{h: true}, body: []*ir.Block{h}}
 		work := []*ir.Block{ls[0]}
 		for len(work) > 0 {
 			b := work[len(work)-1]
@@ -216,13 +216,12 @@ func findLoops(f *ir.Func) ([]*natLoop, []int) {
 				continue
 			}
 			l.in[b] = true
+			l.body = append(l.body, b)
 			work = append(work, preds[b]...)
 		}
-		for _, b := range f.Blocks {
-			if l.in[b] {
-				l.body = append(l.body, b)
-			}
-		}
+		// In function order (IDs are indices), without a walk of the
+		// whole function per loop.
+		slices.SortFunc(l.body, func(a, b *ir.Block) int { return a.ID - b.ID })
 		loops = append(loops, l)
 	}
 	return loops, idom

@@ -160,7 +160,7 @@ type valueAnalysis struct {
 	// consts are the globals loads are folded from; zext the registers
 	// known to be zero-extended from 32 bits (see zeroExtended).
 	consts map[string]*ir.Global
-	zext   map[ir.Reg]bool
+	zext   regFlags
 	// liveIn are the registers live at each block's start: solve keeps
 	// only those (and those memory entries name) in a block's state, since
 	// no other register's value is read from it.
@@ -564,7 +564,7 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 		forEachUse(in, subst)
 	case ir.OpFrameAddr:
 	case ir.OpExt:
-		if !in.Signed && in.Bits == 32 && !in.A.IsImm && va.zext[in.A.Reg] {
+		if !in.Signed && in.Bits == 32 && !in.A.IsImm && va.zext.has(in.A.Reg) {
 			// Zero-extending what is zero-extended already: a copy.
 			*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
 			return

@@ -55,17 +55,22 @@ func (va *valueAnalysis) globalValue(sym string, off int64, size int, signed boo
 // not. It is a greatest fixpoint, sound because each definition preserves
 // the property given that its operands have it (and registers read before
 // any write are zeroed at entry).
-func zeroExtended(f *ir.Func) map[ir.Reg]bool {
-	z := map[ir.Reg]bool{}
+func zeroExtended(f *ir.Func) regFlags {
+	z := make(regFlags, max(int(f.NextReg), 1))
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Dst != 0 {
+				if int(in.Dst) >= len(z) {
+					z = append(z, make(regFlags, int(in.Dst)+1-len(z))...)
+				}
 				z[in.Dst] = true
 			}
 		}
 	}
 	for _, p := range f.Params {
-		delete(z, p)
+		if int(p) < len(z) {
+			z[p] = false
+		}
 	}
 	ok := func(in *ir.Instr) bool {
 		switch in.Op {
@@ -79,7 +84,7 @@ func zeroExtended(f *ir.Func) map[ir.Reg]bool {
 			if in.A.IsImm {
 				return in.A.Imm >= 0 && in.A.Imm <= 0xffffffff
 			}
-			return z[in.A.Reg]
+			return z.has(in.A.Reg)
 		}
 		return false
 	}
@@ -88,7 +93,7 @@ func zeroExtended(f *ir.Func) map[ir.Reg]bool {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
 				if in.Dst != 0 && z[in.Dst] && !ok(in) {
-					delete(z, in.Dst)
+					z[in.Dst] = false
 					changed = true
 				}
 			}
@@ -96,6 +101,11 @@ func zeroExtended(f *ir.Func) map[ir.Reg]bool {
 	}
 	return z
 }
+
+// regFlags is a set of registers, indexed by register.
+type regFlags []bool
+
+func (z regFlags) has(r ir.Reg) bool { return r >= 0 && int(r) < len(z) && z[r] }
 
 // vedge is a control-flow edge with the state control has on it.
 type vedge struct {
@@ -139,7 +149,7 @@ func (va *valueAnalysis) refine(blk *ir.Block, st *vstate, t *ir.Instr, taken bo
 	}
 	c := bv.c
 	if t.W32 {
-		if !va.zext[a.Reg] {
+		if !va.zext.has(a.Reg) {
 			return st
 		}
 		c = int64(uint32(c))
@@ -201,7 +211,7 @@ func (va *valueAnalysis) invert(in *ir.Instr, v int64) (ir.Reg, int64, bool) {
 			return in.A.Reg, v, true
 		}
 	case ir.OpALU:
-		if in.A.IsImm || !in.B.IsImm || in.A.Reg == in.Dst || (in.W32 && !va.zext[in.A.Reg]) {
+		if in.A.IsImm || !in.B.IsImm || in.A.Reg == in.Dst || (in.W32 && !va.zext.has(in.A.Reg)) {
 			return 0, 0, false
 		}
 		var x int64
@@ -220,7 +230,7 @@ func (va *valueAnalysis) invert(in *ir.Instr, v int64) (ir.Reg, int64, bool) {
 		}
 		return in.A.Reg, x, true
 	case ir.OpExt:
-		if !in.Signed && in.Bits == 32 && !in.A.IsImm && va.zext[in.A.Reg] && in.A.Reg != in.Dst {
+		if !in.Signed && in.Bits == 32 && !in.A.IsImm && va.zext.has(in.A.Reg) && in.A.Reg != in.Dst {
 			return in.A.Reg, v, true
 		}
 	}

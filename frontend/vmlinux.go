@@ -296,9 +296,26 @@ type vmlinuxRoots struct {
 }
 
 var (
-	identRE   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 	includeRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]`)
 )
+
+// scanIdents calls fn with every match of [A-Za-z_][A-Za-z0-9_]* in src,
+// as a regexp would find them, without one.
+func scanIdents(src []byte, fn func([]byte)) {
+	start := func(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	for i := 0; i < len(src); {
+		if !start(src[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && (start(src[j]) || '0' <= src[j] && src[j] <= '9') {
+			j++
+		}
+		fn(src[i:j])
+		i = j
+	}
+}
 
 func (v *vmlinuxRoots) get() map[string]bool {
 	v.once.Do(func() {
@@ -306,9 +323,11 @@ func (v *vmlinuxRoots) get() map[string]bool {
 		seen := map[string]bool{}
 		var visit func(file string, src []byte)
 		visit = func(file string, src []byte) {
-			for _, w := range identRE.FindAll(src, -1) {
-				v.roots[string(w)] = true
-			}
+			scanIdents(src, func(w []byte) {
+				if !v.roots[string(w)] {
+					v.roots[string(w)] = true
+				}
+			})
 			for _, m := range includeRE.FindAllSubmatch(src, -1) {
 				dirs := v.dirs
 				if string(m[1]) == `"` {

@@ -3,6 +3,8 @@ package frontend
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,22 @@ long f(struct task_struct *t) { struct CAT(files_, struct) *p = (void *)t; retur
 	}
 	if _, err := Parse(path, Options{}); err != nil {
 		t.Fatalf("no fallback to the whole header: %v", err)
+	}
+}
+
+// TestScanIdentsMatchesRegexp: the roots' identifier scan finds what the
+// regexp it replaces found.
+func TestScanIdentsMatchesRegexp(t *testing.T) {
+	re := regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	for _, src := range []string{"", "a", "1abc _x9 9_ $y z$w", "é_é x\xff\xfey", "struct task_struct *t = 0x1f;\n#include <bpf/bpf_helpers.h>\n", "a1b2__C3 _", "0xdeadbeefULL u8\"s\""} {
+		var got []string
+		scanIdents([]byte(src), func(w []byte) { got = append(got, string(w)) })
+		var want []string
+		for _, w := range re.FindAll([]byte(src), -1) {
+			want = append(want, string(w))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: got %q, want %q", src, got, want)
+		}
 	}
 }
