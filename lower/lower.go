@@ -70,6 +70,7 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		linkerExterns: map[*cc.Declarator]*cc.InitDeclarator{},
 	}
 	l.btf.splitBits = l.splitBits
+	l.btf.memberTags = memberTags(u.AST)
 	return l
 }
 
