@@ -11,13 +11,17 @@ import "github.com/bpfcc/bpfcc/ir"
 //
 // Besides saving loads this keeps what the verifier learned: in
 // `if (e->len > 448) return; read(&e->buf[e->len], ...)` a second load of
-// e->len would have lost the bound the comparison proved.
+// e->len would have lost the bound the comparison proved. A load from a
+// global is keyed by the global and offset, not by the register holding
+// its address: each use of a global materialises the address anew, and in
+// `if (test < N) errs[test]++` the second load of test must be the first.
 func forwardLoads(f *ir.Func, _ *passCtx) {
 	if len(f.Blocks) == 0 {
 		return
 	}
 	type key struct {
 		a      ir.Reg
+		sym    string
 		off    int64
 		size   int
 		signed bool
@@ -25,12 +29,17 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	}
 	preds := predecessors(f)
 	seen := map[*ir.Block]bool{}
-	var walk func(b *ir.Block, st map[key]ir.Reg)
-	walk = func(b *ir.Block, st map[key]ir.Reg) {
+	type symOff struct {
+		sym string
+		off int64
+	}
+	var walk func(b *ir.Block, st map[key]ir.Reg, syms map[ir.Reg]symOff)
+	walk = func(b *ir.Block, st map[key]ir.Reg, syms map[ir.Reg]symOff) {
 		seen[b] = true
 		kill := func(r ir.Reg) {
+			delete(syms, r)
 			for k, v := range st {
-				if k.a == r || v == r {
+				if k.a == r && k.sym == "" || v == r {
 					delete(st, k)
 				}
 			}
@@ -41,16 +50,23 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				if in.Slot != nil || in.A.IsImm || in.Volatile || in.Core != nil {
 					break
 				}
-				k := key{in.A.Reg, in.Off, in.Size, in.Signed, in.Space}
+				k := key{in.A.Reg, "", in.Off, in.Size, in.Signed, in.Space}
+				if so, ok := syms[in.A.Reg]; ok {
+					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
+				}
 				if r, ok := st[k]; ok && r != in.Dst {
 					*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(r), Pos: in.Pos, Note: in.Note}
 					kill(in.Dst)
 					continue
 				}
 				kill(in.Dst)
-				if in.Dst != in.A.Reg {
+				if in.Dst != in.A.Reg || k.sym != "" {
 					st[k] = in.Dst
 				}
+				continue
+			case ir.OpSymAddr:
+				kill(in.Dst)
+				syms[in.Dst] = symOff{in.Sym, in.Off}
 				continue
 			case ir.OpStore:
 				if in.Slot == nil {
@@ -67,14 +83,17 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 			if seen[s] {
 				continue
 			}
-			next := map[key]ir.Reg{}
+			next, nextSyms := map[key]ir.Reg{}, map[ir.Reg]symOff{}
 			if preds[s] == 1 {
 				for k, v := range st {
 					next[k] = v
 				}
+				for r, so := range syms {
+					nextSyms[r] = so
+				}
 			}
-			walk(s, next)
+			walk(s, next, nextSyms)
 		}
 	}
-	walk(f.Blocks[0], map[key]ir.Reg{})
+	walk(f.Blocks[0], map[key]ir.Reg{}, map[ir.Reg]symOff{})
 }
