@@ -5,9 +5,11 @@ import "github.com/bpfcc/bpfcc/ir"
 // forwardLoads reuses the result of an earlier load of the same memory
 // (same base register, offset and size) when nothing between them can have
 // changed it: no store to memory other than a stack slot, no atomic, no
-// call, and neither register redefined. It works along extended basic
-// blocks: a block with one predecessor starts with what held at that
-// predecessor's end. (Stack slots are propagateValues' work.)
+// call, and neither register redefined. A block starts with what held at
+// the end of all its predecessors (the reload of skb->data after
+// `if (skb->data + N > skb->data_end) ... else ...` joins is the first
+// load, whose range the verifier knows). (Stack slots are propagateValues'
+// work.)
 //
 // Besides saving loads this keeps what the verifier learned: in
 // `if (e->len > 448) return; read(&e->buf[e->len], ...)` a second load of
@@ -27,15 +29,90 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 		signed bool
 		space  ir.Space
 	}
-	preds := predecessors(f)
-	seen := map[*ir.Block]bool{}
 	type symOff struct {
 		sym string
 		off int64
 	}
-	var walk func(b *ir.Block, st map[key]ir.Reg, syms map[ir.Reg]symOff)
-	walk = func(b *ir.Block, st map[key]ir.Reg, syms map[ir.Reg]symOff) {
+	type state struct {
+		st   map[key]ir.Reg
+		syms map[ir.Reg]symOff
+	}
+	// Blocks in reverse postorder: a block starts with what holds at the
+	// end of every predecessor (the facts they agree on); a predecessor
+	// not yet visited (a loop's back edge) holds nothing.
+	var order []*ir.Block
+	seen := map[*ir.Block]bool{}
+	var post func(b *ir.Block)
+	post = func(b *ir.Block) {
 		seen[b] = true
+		for _, s := range b.Succs() {
+			if !seen[s] {
+				post(s)
+			}
+		}
+		order = append(order, b)
+	}
+	post(f.Blocks[0])
+	predsOf := map[*ir.Block][]*ir.Block{}
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			predsOf[s] = append(predsOf[s], b)
+		}
+	}
+	// A base register that is a copy, both defined once, is keyed as the
+	// register it copies: inlining passes arguments through such copies.
+	defs := defCounts(f)
+	copyOf := map[ir.Reg]ir.Reg{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMov && in.Dst != 0 && !in.A.IsImm && in.A.Reg != in.Dst && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
+				copyOf[in.Dst] = in.A.Reg
+			}
+		}
+	}
+	canon := func(r ir.Reg) ir.Reg {
+		for i := 0; i < 16; i++ {
+			c, ok := copyOf[r]
+			if !ok {
+				break
+			}
+			r = c
+		}
+		return r
+	}
+	out := map[*ir.Block]*state{}
+	for i := len(order) - 1; i >= 0; i-- {
+		b := order[i]
+		st, syms := map[key]ir.Reg{}, map[ir.Reg]symOff{}
+		if ps := predsOf[b]; b != f.Blocks[0] && len(ps) > 0 {
+			first := out[ps[0]]
+			if first != nil {
+				for k, v := range first.st {
+					st[k] = v
+				}
+				for r, so := range first.syms {
+					syms[r] = so
+				}
+			}
+			for _, p := range ps[1:] {
+				o := out[p]
+				if o == nil {
+					clear(st)
+					clear(syms)
+					break
+				}
+				for k, v := range st {
+					if w, ok := o.st[k]; !ok || w != v {
+						delete(st, k)
+					}
+				}
+				for r, so := range syms {
+					if x, ok := o.syms[r]; !ok || x != so {
+						delete(syms, r)
+					}
+				}
+			}
+		}
 		kill := func(r ir.Reg) {
 			delete(syms, r)
 			for k, v := range st {
@@ -50,7 +127,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				if in.Slot != nil || in.A.IsImm || in.Volatile || in.Core != nil {
 					break
 				}
-				k := key{in.A.Reg, "", in.Off, in.Size, in.Signed, in.Space}
+				k := key{canon(in.A.Reg), "", in.Off, in.Size, in.Signed, in.Space}
 				if so, ok := syms[in.A.Reg]; ok {
 					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
 				}
@@ -79,21 +156,6 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				kill(in.Dst)
 			}
 		}
-		for _, s := range b.Succs() {
-			if seen[s] {
-				continue
-			}
-			next, nextSyms := map[key]ir.Reg{}, map[ir.Reg]symOff{}
-			if preds[s] == 1 {
-				for k, v := range st {
-					next[k] = v
-				}
-				for r, so := range syms {
-					nextSyms[r] = so
-				}
-			}
-			walk(s, next, nextSyms)
-		}
+		out[b] = &state{st, syms}
 	}
-	walk(f.Blocks[0], map[key]ir.Reg{}, map[ir.Reg]symOff{})
 }
