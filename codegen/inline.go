@@ -8,9 +8,15 @@ import (
 
 // Inlining limits, in IR instructions.
 const (
-	inlineSmall     = 20  // static functions this small are inlined everywhere
-	inlineOnce      = 200 // static functions called once are inlined up to this size
-	maxInlineRounds = 8   // nesting depth of inlining (guards against recursion)
+	inlineSmall = 20  // static functions this small are inlined everywhere
+	inlineOnce  = 200 // static functions called once are inlined up to this size
+	// inlineGlobal: global functions are inlined at their calls up to
+	// this size, about where clang's -O2 threshold (225, at 5 per
+	// instruction) stops: a global function clang inlines is verified in
+	// its caller's context, and alone its pointer arguments are
+	// "mem_or_null" (a skb_load_bytes into one is refused).
+	inlineGlobal    = 45
+	maxInlineRounds = 8 // nesting depth of inlining (guards against recursion)
 )
 
 // Inline inlines bpf-to-bpf calls in m: to functions marked Inline always,
@@ -44,7 +50,7 @@ func Inline(m *ir.Module, optLevel int) error {
 				// may call it), but calls to it are inlined as clang
 				// does: the verifier then checks the body in its
 				// caller's context, not alone with unknown arguments.
-				return n <= inlineSmall
+				return n <= inlineGlobal
 			}
 			return n <= inlineSmall || (calls[c.Name] == 1 && n <= inlineOnce)
 		}

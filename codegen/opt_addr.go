@@ -8,10 +8,33 @@ import "github.com/bpfcc/bpfcc/ir"
 // verifier rejects a context pointer changed by arithmetic before a
 // dereference (skb->cb[i] with i known only after unrolling), and the form
 // saves an instruction anywhere.
+//
+// Across blocks it folds sums whose register and base are each defined
+// once (a parameter counts as its one definition): the base then holds the
+// same value wherever the sum is used. `u8 *b = (u8 *)&sk->dst_port;
+// return b[0] == 0xca && b[1] == 0xfe;` so reads sk+48 and sk+49, where
+// b+1 would be arithmetic on a sock_common pointer, which the verifier
+// refuses.
 func foldAddresses(f *ir.Func, _ *passCtx) {
 	type sum struct {
 		base ir.Reg
 		c    int64
+	}
+	defs := defCounts(f)
+	global := map[ir.Reg]sum{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			d := in.Dst
+			if d == 0 || defs[d] != 1 || in.A.IsImm || in.A.Reg == d || defs[in.A.Reg] != 1 {
+				continue
+			}
+			switch {
+			case in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && in.B.IsImm:
+				global[d] = sum{in.A.Reg, in.B.Imm}
+			case in.Op == ir.OpMov:
+				global[d] = sum{in.A.Reg, 0}
+			}
+		}
 	}
 	for _, b := range f.Blocks {
 		sums := map[ir.Reg]sum{}
@@ -20,6 +43,9 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 			case ir.OpLoad, ir.OpStore, ir.OpAtomic:
 				for in.Slot == nil && !in.A.IsImm && in.Core == nil {
 					s, ok := sums[in.A.Reg]
+					if !ok {
+						s, ok = global[in.A.Reg]
+					}
 					if !ok || !fitsInt16(in.Off+s.c) {
 						break
 					}

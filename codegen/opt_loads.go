@@ -5,32 +5,118 @@ import "github.com/bpfcc/bpfcc/ir"
 // forwardLoads reuses the result of an earlier load of the same memory
 // (same base register, offset and size) when nothing between them can have
 // changed it: no store to memory other than a stack slot, no atomic, no
-// call, and neither register redefined. It works along extended basic
-// blocks: a block with one predecessor starts with what held at that
-// predecessor's end. (Stack slots are propagateValues' work.)
+// call, and neither register redefined. A block starts with what held at
+// the end of all its predecessors (the reload of skb->data after
+// `if (skb->data + N > skb->data_end) ... else ...` joins is the first
+// load, whose range the verifier knows). (Stack slots are propagateValues'
+// work.)
 //
 // Besides saving loads this keeps what the verifier learned: in
 // `if (e->len > 448) return; read(&e->buf[e->len], ...)` a second load of
-// e->len would have lost the bound the comparison proved.
+// e->len would have lost the bound the comparison proved. A load from a
+// global is keyed by the global and offset, not by the register holding
+// its address: each use of a global materialises the address anew, and in
+// `if (test < N) errs[test]++` the second load of test must be the first.
 func forwardLoads(f *ir.Func, _ *passCtx) {
 	if len(f.Blocks) == 0 {
 		return
 	}
 	type key struct {
 		a      ir.Reg
+		sym    string
 		off    int64
 		size   int
 		signed bool
 		space  ir.Space
 	}
-	preds := predecessors(f)
+	type symOff struct {
+		sym string
+		off int64
+	}
+	type state struct {
+		st   map[key]ir.Reg
+		syms map[ir.Reg]symOff
+	}
+	// Blocks in reverse postorder: a block starts with what holds at the
+	// end of every predecessor (the facts they agree on); a predecessor
+	// not yet visited (a loop's back edge) holds nothing.
+	var order []*ir.Block
 	seen := map[*ir.Block]bool{}
-	var walk func(b *ir.Block, st map[key]ir.Reg)
-	walk = func(b *ir.Block, st map[key]ir.Reg) {
+	var post func(b *ir.Block)
+	post = func(b *ir.Block) {
 		seen[b] = true
+		for _, s := range b.Succs() {
+			if !seen[s] {
+				post(s)
+			}
+		}
+		order = append(order, b)
+	}
+	post(f.Blocks[0])
+	predsOf := map[*ir.Block][]*ir.Block{}
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			predsOf[s] = append(predsOf[s], b)
+		}
+	}
+	// A base register that is a copy, both defined once, is keyed as the
+	// register it copies: inlining passes arguments through such copies.
+	defs := defCounts(f)
+	copyOf := map[ir.Reg]ir.Reg{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMov && in.Dst != 0 && !in.A.IsImm && in.A.Reg != in.Dst && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
+				copyOf[in.Dst] = in.A.Reg
+			}
+		}
+	}
+	canon := func(r ir.Reg) ir.Reg {
+		for i := 0; i < 16; i++ {
+			c, ok := copyOf[r]
+			if !ok {
+				break
+			}
+			r = c
+		}
+		return r
+	}
+	out := map[*ir.Block]*state{}
+	for i := len(order) - 1; i >= 0; i-- {
+		b := order[i]
+		st, syms := map[key]ir.Reg{}, map[ir.Reg]symOff{}
+		if ps := predsOf[b]; b != f.Blocks[0] && len(ps) > 0 {
+			first := out[ps[0]]
+			if first != nil {
+				for k, v := range first.st {
+					st[k] = v
+				}
+				for r, so := range first.syms {
+					syms[r] = so
+				}
+			}
+			for _, p := range ps[1:] {
+				o := out[p]
+				if o == nil {
+					clear(st)
+					clear(syms)
+					break
+				}
+				for k, v := range st {
+					if w, ok := o.st[k]; !ok || w != v {
+						delete(st, k)
+					}
+				}
+				for r, so := range syms {
+					if x, ok := o.syms[r]; !ok || x != so {
+						delete(syms, r)
+					}
+				}
+			}
+		}
 		kill := func(r ir.Reg) {
+			delete(syms, r)
 			for k, v := range st {
-				if k.a == r || v == r {
+				if k.a == r && k.sym == "" || v == r {
 					delete(st, k)
 				}
 			}
@@ -41,16 +127,23 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				if in.Slot != nil || in.A.IsImm || in.Volatile || in.Core != nil {
 					break
 				}
-				k := key{in.A.Reg, in.Off, in.Size, in.Signed, in.Space}
+				k := key{canon(in.A.Reg), "", in.Off, in.Size, in.Signed, in.Space}
+				if so, ok := syms[in.A.Reg]; ok {
+					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
+				}
 				if r, ok := st[k]; ok && r != in.Dst {
 					*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(r), Pos: in.Pos, Note: in.Note}
 					kill(in.Dst)
 					continue
 				}
 				kill(in.Dst)
-				if in.Dst != in.A.Reg {
+				if in.Dst != in.A.Reg || k.sym != "" {
 					st[k] = in.Dst
 				}
+				continue
+			case ir.OpSymAddr:
+				kill(in.Dst)
+				syms[in.Dst] = symOff{in.Sym, in.Off}
 				continue
 			case ir.OpStore:
 				if in.Slot == nil {
@@ -63,18 +156,6 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				kill(in.Dst)
 			}
 		}
-		for _, s := range b.Succs() {
-			if seen[s] {
-				continue
-			}
-			next := map[key]ir.Reg{}
-			if preds[s] == 1 {
-				for k, v := range st {
-					next[k] = v
-				}
-			}
-			walk(s, next)
-		}
+		out[b] = &state{st, syms}
 	}
-	walk(f.Blocks[0], map[key]ir.Reg{})
 }

@@ -214,6 +214,58 @@ func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
 	fl.branch(ir.Ne, v.op, ir.Imm(0), w32, yes, no)
 }
 
+// narrowCompare compares a 32-bit integer widened to 64 bits with a
+// constant as the 32-bit comparison it is equal to: `int n; if (n >
+// ARRAY_SIZE(a))` compares (unsigned long)n, and clang tests w_n > 32, so
+// that the verifier bounds n's own register. A sign-extended x compares with
+// a constant 0 <= C < 2^31 the same way unsigned (a negative x is above C
+// either way) and with any int32 C the same way signed; a zero-extended x
+// compares with 0 <= C < 2^31 as unsigned 32 bits.
+func narrowCompare(c ir.Cond, a, b value, ct cc.Type, convert func(value, cc.Type) value) (ir.Cond, value, value, bool) {
+	if scalarSize(ct) != 8 || isPtr(ct) || !cc.IsIntegerType(ct) {
+		return c, a, b, false
+	}
+	if a.op.IsImm {
+		a, b, c = b, a, c.Mirror()
+	}
+	if a.op.IsImm || !b.op.IsImm || a.t == nil || !cc.IsIntegerType(a.t) || scalarSize(a.t) != 4 {
+		return c, a, b, false
+	}
+	k := convert(b, ct).op.Imm
+	if !isSigned(ct) || !isSigned(a.t) {
+		// Unsigned 64-bit, or a zero-extended x: unsigned 32-bit.
+		if k < 0 || k >= 1<<31 {
+			return c, a, b, false
+		}
+		switch c {
+		case ir.Slt:
+			c = ir.Ult
+		case ir.Sgt:
+			c = ir.Ugt
+		case ir.Sle:
+			c = ir.Ule
+		case ir.Sge:
+			c = ir.Uge
+		}
+	} else {
+		// Signed 64-bit of a sign-extended x: signed 32-bit.
+		if k < -1<<31 || k >= 1<<31 {
+			return c, a, b, false
+		}
+		switch c {
+		case ir.Ult:
+			c = ir.Slt
+		case ir.Ugt:
+			c = ir.Sgt
+		case ir.Ule:
+			c = ir.Sle
+		case ir.Uge:
+			c = ir.Sge
+		}
+	}
+	return c, a, value{op: ir.Imm(k), t: a.t}, true
+}
+
 // compare lowers a relational or equality comparison into a branch.
 func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Block) {
 	at, bt := a.Type().Decay(), b.Type().Decay()
@@ -226,8 +278,13 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	default:
 		ct = fl.usual(fl.typeOf(a), fl.typeOf(b))
 	}
-	av := fl.convert(fl.rvalue(a), ct)
-	bv := fl.convert(fl.rvalue(b), ct)
+	ar, br := fl.rvalue(a), fl.rvalue(b)
+	if nc, na, nb, ok := narrowCompare(c, ar, br, ct, fl.convert); ok {
+		fl.branch(nc, ir.R(fl.toReg(na)), fl.cmpOperand(nb, true), true, yes, no)
+		return
+	}
+	av := fl.convert(ar, ct)
+	bv := fl.convert(br, ct)
 	if isSigned(ct) {
 		switch c {
 		case ir.Ult:

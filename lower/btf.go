@@ -2,6 +2,8 @@ package lower
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
@@ -10,7 +12,11 @@ import (
 // btfConv converts C types to BTF, caching so each C type maps to one BTF
 // type (recursive structs included).
 type btfConv struct {
-	cache   map[cc.Type]btf.Type
+	cache map[cc.Type]btf.Type
+	// records maps a struct or union to its BTF by its first field: cc
+	// copies a record type to attach attributes (btf_type_tag, const) to
+	// it, and the copy is the same type.
+	records map[*cc.Field]btf.Type
 	typedef map[*cc.Declarator]btf.Type
 	ints    map[string]*btf.Int
 	// splitBits is lowerer.splitBits: the declared width of a bit-field
@@ -21,7 +27,7 @@ type btfConv struct {
 }
 
 func newBTFConv() *btfConv {
-	return &btfConv{cache: map[cc.Type]btf.Type{}, typedef: map[*cc.Declarator]btf.Type{}, ints: map[string]*btf.Int{}}
+	return &btfConv{cache: map[cc.Type]btf.Type{}, records: map[*cc.Field]btf.Type{}, typedef: map[*cc.Declarator]btf.Type{}, ints: map[string]*btf.Int{}}
 }
 
 func (c *btfConv) intType(name string, size int, enc btf.IntEncoding) *btf.Int {
@@ -48,6 +54,30 @@ func (c *btfConv) typ(t cc.Type) btf.Type {
 		return x
 	}
 	return c.bare(t)
+}
+
+// tagged converts a pointer's target: its btf_type_tag attributes become
+// TYPE_TAGs between the pointer and the type, as clang emits them (the
+// kernel reads `__kptr` and `__percpu_kptr` fields of map values there).
+func (c *btfConv) tagged(t cc.Type) btf.Type {
+	bt := c.typ(t)
+	if t == nil || t.Attributes() == nil {
+		return bt
+	}
+	var tags []string
+	for _, n := range []string{"btf_type_tag", "__btf_type_tag__"} {
+		for _, v := range t.Attributes().AttrValue(n) {
+			if s, ok := v.(cc.StringValue); ok {
+				if s := strings.TrimRight(string(s), "\x00"); s != "" && !slices.Contains(tags, s) {
+					tags = append(tags, s)
+				}
+			}
+		}
+	}
+	for i := len(tags) - 1; i >= 0; i-- {
+		bt = &btf.TypeTag{Value: tags[i], Type: bt}
+	}
+	return bt
 }
 
 // bare converts t ignoring its typedef name.
@@ -89,7 +119,7 @@ func (c *btfConv) bare(t cc.Type) btf.Type {
 	case cc.Ptr:
 		p := &btf.Pointer{}
 		c.cache[t] = p
-		p.Target = c.typ(elemType(t))
+		p.Target = c.tagged(elemType(t))
 		return p
 	case cc.Array:
 		at := t.(*cc.ArrayType)
@@ -142,6 +172,13 @@ func (c *btfConv) record(t cc.Type) btf.Type {
 	if !ok {
 		return &btf.Void{}
 	}
+	var f0 *cc.Field
+	if r.NumFields() > 0 {
+		f0 = r.FieldByIndex(0)
+		if bt, ok := c.records[f0]; ok {
+			return bt
+		}
+	}
 	tag := r.Tag()
 	name := tag.SrcStr()
 	size := uint32(max(t.Size(), 0))
@@ -164,6 +201,9 @@ func (c *btfConv) record(t cc.Type) btf.Type {
 		members, out = &s.Members, s
 	}
 	c.cache[t] = out
+	if f0 != nil {
+		c.records[f0] = out
+	}
 	var end btf.Bits // where the previous member ends
 	for i := 0; i < r.NumFields(); i++ {
 		f := r.FieldByIndex(i)
