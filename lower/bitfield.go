@@ -29,7 +29,7 @@ func (fl *fnLowerer) loadBitfield(lv lvalue) value {
 		shift = local*8 + int64(f.OffsetBits()) - byteOff*8
 		r = fl.tmp()
 		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: byteOff, Size: size, Space: lv.memSpace(),
-			Core: &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.bare(lv.core.root), Access: lv.core.access()}})
+			Core: &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.coreRoot(lv.core.root), Access: lv.core.access()}})
 	} else {
 		base, off := fl.memBase(lv)
 		r = fl.loadUnit(base, off, unit, lv.alignment(), lv.memSpace())

@@ -50,3 +50,23 @@ int f(void *ctx) { return v.n != 0; }
 		t.Errorf("member r: tags %q, want contains:node:key", got)
 	}
 }
+
+// A section attribute among the specifiers of a pointer variable
+// (`SEC(".bss.A") static struct s __kptr *p`, which cc moves to the
+// pointed-to type) is the variable's: a kptr in ".bss" would make the
+// kernel refuse the mmapable .bss map.
+func TestPointerVariableSection(t *testing.T) {
+	m, err := lowerSource(t, `
+struct node { int key; };
+__attribute__((section(".bss.A"))) static struct node __attribute__((btf_type_tag("kptr"))) *p;
+int f(void *ctx) { return p != 0; }
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range m.Globals {
+		if g.Name == "p" && g.Section != ".bss.A" {
+			t.Errorf("p: section %q, want .bss.A", g.Section)
+		}
+	}
+}

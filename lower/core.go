@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"github.com/cilium/ebpf/btf"
 	"strconv"
 	"strings"
 
@@ -38,8 +39,15 @@ func (fl *fnLowerer) coreRecord(t cc.Type) bool {
 
 // startCore starts a chain at the object base points at, the element idx
 // of an array of root (0 for *p and p->f).
+//
+// A chain needs a named root: libbpf and cilium/ebpf find the kernel's
+// type by the root's name and refuse an anonymous one. An anonymous record
+// named by a typedef (vmlinux.h's siphash_key_t) is relocated through the
+// typedef, as clang does (see btfConv.coreRoot); one without a name gets
+// plain offsets. Anonymous records inside a named root stay part of its
+// chain.
 func (fl *fnLowerer) startCore(root cc.Type, idx int64) *coreAccess {
-	if !fl.coreRecord(root) {
+	if !fl.coreRecord(root) || recordName(root) == "" && typedefName(root) == "" {
 		return nil
 	}
 	return &coreAccess{root: root, path: []int{int(idx)}}
@@ -112,7 +120,7 @@ func btfMember(f *cc.Field) bool {
 // is nil) whose value for bpfcc's own types is local.
 func (fl *fnLowerer) coreValue(kind ir.CoreKind, root cc.Type, access string, local int64) ir.Reg {
 	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpCore, Dst: r, Imm: local, Core: &ir.CoreReloc{Kind: kind, Type: fl.l.btf.bare(root), Access: access}})
+	fl.emit(&ir.Instr{Op: ir.OpCore, Dst: r, Imm: local, Core: &ir.CoreReloc{Kind: kind, Type: fl.l.btf.coreRoot(root), Access: access}})
 	return r
 }
 
@@ -349,4 +357,29 @@ func enumeratorValue(en *cc.Enumerator) int64 {
 		return int64(v)
 	}
 	return 0
+}
+
+// recordName is a struct or union type's tag, "" for an anonymous one.
+func recordName(t cc.Type) string {
+	if r, ok := t.(interface{ Tag() cc.Token }); ok {
+		tag := r.Tag()
+		return tag.SrcStr()
+	}
+	return ""
+}
+
+func typedefName(t cc.Type) string {
+	if td := t.Typedef(); td != nil {
+		return td.Name()
+	}
+	return ""
+}
+
+// coreRoot is the BTF type a relocation on root names: the record itself,
+// or for an anonymous record its typedef.
+func (c *btfConv) coreRoot(root cc.Type) btf.Type {
+	if recordName(root) == "" && typedefName(root) != "" {
+		return c.typ(root)
+	}
+	return c.bare(root)
 }

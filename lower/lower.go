@@ -328,6 +328,12 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 			continue
 		}
 		sec := sectionOf(d.Type().Attributes(), id.AttributeSpecifierList)
+		if sec == "" && t.Kind() == cc.Ptr {
+			// cc moves the attributes of the specifiers of a pointer
+			// variable (`SEC(".bss.A") static struct s __kptr *p`) to the
+			// pointed-to type.
+			sec = attrString(elemType(t).Attributes(), "section")
+		}
 		name := d.Name()
 		static := d.Linkage() != cc.External
 		if fn != nil {

@@ -228,7 +228,7 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 func (fl *fnLowerer) scalarAccess(lv lvalue) (ir.Reg, int64, *ir.CoreReloc) {
 	if lv.core.relocated() && lv.sym == "" && lv.alignment() >= scalarSize(lv.t) && fitsInt16(lv.off-lv.core.baseOff) {
 		base, off := fl.coreBase(lv)
-		return base, off, &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.bare(lv.core.root), Access: lv.core.access()}
+		return base, off, &ir.CoreReloc{Kind: ir.CoreFieldByteOffset, Type: fl.l.btf.coreRoot(lv.core.root), Access: lv.core.access()}
 	}
 	base, off := fl.memBase(lv)
 	return base, off, nil
