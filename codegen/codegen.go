@@ -37,6 +37,10 @@ type passCtx struct {
 	// consts are the globals whose contents loads may be folded from
 	// (see foldableGlobal), by name; nil when none are.
 	consts map[string]*ir.Global
+	// externs are the variables the loader places (.kconfig, .ksyms,
+	// the static linker's): their ld_imm64 must keep offset 0, since
+	// libbpf overwrites the immediate with the variable's own offset.
+	externs map[string]bool
 }
 
 // funcPasses run in this order. Ordering constraints: ensureEntry before
@@ -122,8 +126,14 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	}
 	src := newSourceCache()
 	consts := foldableGlobals(m.Globals)
+	externs := map[string]bool{}
+	for _, g := range m.Globals {
+		if g != nil && g.Extern {
+			externs[g.Name] = true
+		}
+	}
 	for _, f := range mod.Funcs {
-		fn, err := compileFunc(f, &passCtx{cpu: cpu, consts: consts}, opts.OptLevel, src)
+		fn, err := compileFunc(f, &passCtx{cpu: cpu, consts: consts, externs: externs}, opts.OptLevel, src)
 		if err != nil {
 			return nil, err
 		}

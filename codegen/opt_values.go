@@ -35,6 +35,7 @@ func propagateValues(f *ir.Func, c *passCtx) {
 	va := newValueAnalysis(f)
 	if c != nil {
 		va.consts = c.consts
+		va.externs = c.externs
 	}
 	va.solve()
 	va.rewrite()
@@ -159,8 +160,9 @@ type valueAnalysis struct {
 	escaped map[*ir.Slot]bool
 	// consts are the globals loads are folded from; zext the registers
 	// known to be zero-extended from 32 bits (see zeroExtended).
-	consts map[string]*ir.Global
-	zext   regFlags
+	consts  map[string]*ir.Global
+	externs map[string]bool
+	zext    regFlags
 	// liveIn are the registers live at each block's start: solve keeps
 	// only those (and those memory entries name) in a block's state, since
 	// no other register's value is read from it.
@@ -590,7 +592,7 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 					return
 				}
 			case vSym:
-				if in.Op == ir.OpALU && fitsInt32(v.c) {
+				if in.Op == ir.OpALU && fitsInt32(v.c) && !va.externs[v.sym] {
 					*in = ir.Instr{Op: ir.OpSymAddr, Dst: in.Dst, Sym: v.sym, Off: v.c, Pos: in.Pos, Note: in.Note}
 					return
 				}
