@@ -199,7 +199,7 @@ func (l *lowerer) constLeaf(img *dataImage, off int64, t cc.Type, f *cc.Field, e
 		copy(buf[off:off+n], s)
 		return
 	}
-	if cl, ok := bare(e).(*cc.PostfixExpression); ok && cl.Case == cc.PostfixExpressionComplit && isAggregate(t) {
+	if cl, ok := unwrap(e).(*cc.PostfixExpression); ok && cl.Case == cc.PostfixExpressionComplit && isAggregate(t) {
 		// A compound literal of the member's type: its initializer
 		// list, in place.
 		img.clearRange(off, off+typeSize(t))

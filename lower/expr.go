@@ -23,63 +23,19 @@ func constValue(e cc.ExpressionNode) (int64, bool) {
 	return 0, false
 }
 
-// addrOfCompoundLiteral reports whether e is &(T){...}: cc gives such an
-// address the literal's value, but it is a stack address.
+// addrOfCompoundLiteral reports whether e is &(T){...}, under casts: cc
+// gives such an address the literal's value, but it is a stack address.
 func addrOfCompoundLiteral(e cc.ExpressionNode) bool {
-	for {
-		switch x := e.(type) {
-		case *cc.UnaryExpression:
-			switch x.Case {
-			case cc.UnaryExpressionAddrof:
-				e = x.CastExpression
-				for {
-					switch y := e.(type) {
-					case *cc.CastExpression:
-						if y.Case != cc.CastExpressionUnary {
-							return false
-						}
-						e = y.UnaryExpression
-					case *cc.UnaryExpression:
-						if y.Case != cc.UnaryExpressionPostfix {
-							return false
-						}
-						e = y.PostfixExpression
-					case *cc.PostfixExpression:
-						return y.Case == cc.PostfixExpressionComplit
-					default:
-						return false
-					}
-				}
-			case cc.UnaryExpressionPostfix:
-				e = x.PostfixExpression
-			default:
-				return false
-			}
-		case *cc.CastExpression:
-			if x.Case == cc.CastExpressionUnary {
-				e = x.UnaryExpression
-			} else {
-				e = x.CastExpression
-			}
-		case *cc.PostfixExpression:
-			if x.Case != cc.PostfixExpressionPrimary {
-				return false
-			}
-			e = x.PrimaryExpression
-		case *cc.PrimaryExpression:
-			if x.Case != cc.PrimaryExpressionExpr {
-				return false
-			}
-			e = x.ExpressionList
-		case *cc.ExpressionList:
-			if x.ExpressionList != nil {
-				return false
-			}
-			e = x.AssignmentExpression
-		default:
-			return false
-		}
+	e = unwrap(e)
+	for c, ok := e.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast; c, ok = e.(*cc.CastExpression) {
+		e = unwrap(c.CastExpression)
 	}
+	u, ok := e.(*cc.UnaryExpression)
+	if !ok || u.Case != cc.UnaryExpressionAddrof {
+		return false
+	}
+	p, ok := unwrap(u.CastExpression).(*cc.PostfixExpression)
+	return ok && p.Case == cc.PostfixExpressionComplit
 }
 
 // constVal is constValue for expressions inside functions: cc folds

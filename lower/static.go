@@ -39,41 +39,6 @@ func (img *dataImage) setReloc(off int64, sym string, addend int64) {
 	img.relocs = append(img.relocs, ir.DataReloc{Off: int(off), Sym: sym, Addend: addend})
 }
 
-// bare looks through parentheses and the single-child nodes cc keeps in the
-// tree (a primary as a postfix, a postfix as a unary, a unary as a cast).
-func bare(e cc.ExpressionNode) cc.ExpressionNode {
-	for {
-		switch x := e.(type) {
-		case *cc.PrimaryExpression:
-			if x.Case == cc.PrimaryExpressionExpr {
-				e = x.ExpressionList
-				continue
-			}
-		case *cc.ExpressionList:
-			if x.ExpressionList == nil {
-				e = x.AssignmentExpression
-				continue
-			}
-		case *cc.PostfixExpression:
-			if x.Case == cc.PostfixExpressionPrimary {
-				e = x.PrimaryExpression
-				continue
-			}
-		case *cc.UnaryExpression:
-			if x.Case == cc.UnaryExpressionPostfix {
-				e = x.PostfixExpression
-				continue
-			}
-		case *cc.CastExpression:
-			if x.Case == cc.CastExpressionUnary {
-				e = x.UnaryExpression
-				continue
-			}
-		}
-		return e
-	}
-}
-
 // staticInt evaluates an integer constant expression of a static
 // initializer. Beyond what cc folds, it reads const-qualified globals with
 // constant initializers and folds __builtin_bswap*, as clang does.
@@ -85,7 +50,7 @@ func (l *lowerer) staticInt(e cc.ExpressionNode) (int64, bool) {
 		return 0, false
 	}
 	t := e.Type()
-	switch x := bare(e).(type) {
+	switch x := unwrap(e).(type) {
 	case *cc.PrimaryExpression:
 		if x.Case == cc.PrimaryExpressionIdent {
 			return l.constGlobal(x, t)
@@ -115,7 +80,7 @@ func (l *lowerer) staticInt(e cc.ExpressionNode) (int64, bool) {
 			return truncate(v, t), ok
 		}
 	}
-	if op, a, b, ok := binaryOperands(bare(e)); ok {
+	if op, a, b, ok := binaryOperands(unwrap(e)); ok {
 		return l.staticBinary(op, a, b, t)
 	}
 	return 0, false
@@ -283,7 +248,7 @@ func b2i(b bool) int64 {
 // or of a string literal, plus or minus an integer constant, through casts.
 // The result is the symbol and the byte offset from it.
 func (l *lowerer) addrConst(e cc.ExpressionNode) (sym string, addend int64, ok bool) {
-	switch x := bare(e).(type) {
+	switch x := unwrap(e).(type) {
 	case *cc.PrimaryExpression:
 		switch x.Case {
 		case cc.PrimaryExpressionIdent:
@@ -330,7 +295,7 @@ func (l *lowerer) addrConst(e cc.ExpressionNode) (sym string, addend int64, ok b
 // a global, a function, a string literal, or a member or constant-index
 // element of one.
 func (l *lowerer) objectAddr(e cc.ExpressionNode) (sym string, off int64, ok bool) {
-	switch x := bare(e).(type) {
+	switch x := unwrap(e).(type) {
 	case *cc.PrimaryExpression:
 		switch x.Case {
 		case cc.PrimaryExpressionIdent:
