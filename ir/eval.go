@@ -183,6 +183,22 @@ func (c Cond) Mirror() Cond {
 	return c
 }
 
+// Signed gives the signed form of an unsigned ordering (Ult -> Slt, ...);
+// other conditions are returned as they are.
+func (c Cond) Signed() Cond {
+	switch c {
+	case Ult:
+		return Slt
+	case Ugt:
+		return Sgt
+	case Ule:
+		return Sle
+	case Uge:
+		return Sge
+	}
+	return c
+}
+
 // Invert gives the negated condition; ok is false for Set, which has none.
 func (c Cond) Invert() (Cond, bool) {
 	switch c {

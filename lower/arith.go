@@ -252,16 +252,7 @@ func narrowCompare(c ir.Cond, a, b value, ct cc.Type, convert func(value, cc.Typ
 		if k < -1<<31 || k >= 1<<31 {
 			return c, a, b, false
 		}
-		switch c {
-		case ir.Ult:
-			c = ir.Slt
-		case ir.Ugt:
-			c = ir.Sgt
-		case ir.Ule:
-			c = ir.Sle
-		case ir.Uge:
-			c = ir.Sge
-		}
+		c = c.Signed()
 	}
 	return c, a, value{op: ir.Imm(k), t: a.t}, true
 }
@@ -286,16 +277,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 	av := fl.convert(ar, ct)
 	bv := fl.convert(br, ct)
 	if isSigned(ct) {
-		switch c {
-		case ir.Ult:
-			c = ir.Slt
-		case ir.Ugt:
-			c = ir.Sgt
-		case ir.Ule:
-			c = ir.Sle
-		case ir.Uge:
-			c = ir.Sge
-		}
+		c = c.Signed()
 	}
 	w32 := scalarSize(ct) <= 4
 	if av.op.IsImm && bv.op.IsImm {
