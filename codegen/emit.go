@@ -61,7 +61,7 @@ func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long
 	pendingNote := ""
 	add := func(ins asm.Instruction, pos ir.Pos, note string) {
 		if pendingNote != "" {
-			note = joinNotes(pendingNote, note)
+			note = ir.JoinNotes(pendingNote, note)
 			pendingNote = ""
 		}
 		out = append(out, outInsn{ins: ins, pos: pos, note: note})
@@ -89,7 +89,7 @@ func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long
 			return nil, false, fmt.Errorf("block %d has no terminator", bi)
 		}
 		if t.note != "" {
-			pendingNote = joinNotes(pendingNote, t.note)
+			pendingNote = ir.JoinNotes(pendingNote, t.note)
 		}
 		switch t.kind {
 		case kExit:
@@ -127,7 +127,7 @@ func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long
 		}
 	}
 	if pendingNote != "" && len(out) > 0 {
-		out[len(out)-1].note = joinNotes(out[len(out)-1].note, pendingNote)
+		out[len(out)-1].note = ir.JoinNotes(out[len(out)-1].note, pendingNote)
 	}
 
 	raw := make([]int, len(out)+1)
@@ -179,16 +179,6 @@ func lineInfo(mf *mfunc, out []outInsn, src *sourceCache) *obj.Func {
 	return fn
 }
 
-func joinNotes(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n" + b
-}
-
 func splitNote(n string) []string {
 	var out []string
 	start := 0
@@ -220,7 +210,7 @@ func assignBlock(b *mblock, color []int) emitted {
 	for i := range b.insns {
 		m := &b.insns[i]
 		if m.kind == kEntry || m.kind == kNone {
-			pending = joinNotes(pending, m.note)
+			pending = ir.JoinNotes(pending, m.note)
 			continue
 		}
 		ins := m.ins
@@ -231,10 +221,10 @@ func assignBlock(b *mblock, color []int) emitted {
 			ins.Src = asm.Register(color[m.src])
 		}
 		if m.flags&fMove != 0 && ins.Dst == ins.Src {
-			pending = joinNotes(pending, m.note)
+			pending = ir.JoinNotes(pending, m.note)
 			continue
 		}
-		note := joinNotes(pending, m.note)
+		note := ir.JoinNotes(pending, m.note)
 		pending = ""
 		switch m.kind {
 		case kJump, kBranch, kExit:

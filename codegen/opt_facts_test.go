@@ -122,21 +122,6 @@ func TestBranchFacts(t *testing.T) {
 	}
 }
 
-// TestZeroExtended: a parameter or a sign-extended value is not known to
-// be zero-extended, a 32-bit result and copies of it are.
-func TestZeroExtended(t *testing.T) {
-	x := newFunc("prog", "socket", 1)
-	a := x.alu(ir.Add, true, ir.R(x.param(0)), ir.Imm(1))
-	b := x.mov(ir.R(a))
-	c := x.f.NewReg()
-	x.add(&ir.Instr{Op: ir.OpExt, Dst: c, A: ir.R(a), Bits: 8, Signed: true})
-	x.ret(ir.R(c))
-	z := zeroExtended(x.f)
-	if z[x.param(0)] || !z[a] || !z[b] || z[c] {
-		t.Errorf("zeroExtended = %v (param %v, add32 %v, copy %v, sext %v)", z, x.param(0), a, b, c)
-	}
-}
-
 // rodataLoad returns a program loading a u16 at offset 2 of global g.
 func rodataLoad() *ir.Func {
 	x := newFunc("prog", "socket", 1)
@@ -168,8 +153,5 @@ func TestRodataFold(t *testing.T) {
 		case !konst && loads != 1:
 			t.Errorf("non-Const global: %d loads, want 1:\n%s", loads, Listing(o))
 		}
-	}
-	if !foldableGlobal(&ir.Global{Name: ".str.0", Section: ".rodata", Static: true, Size: 2, Init: []byte{'a', 0}}) {
-		t.Error("string literal not foldable")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/bpfcc/bpfcc/codegen/internal/opt"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -47,7 +48,7 @@ func TestInlinePolicy(t *testing.T) {
 		{2, "[prog glob forced never]"},
 	} {
 		m := build()
-		if err := Inline(m, tc.opt); err != nil {
+		if err := opt.Inline(m, tc.opt); err != nil {
 			t.Fatal(err)
 		}
 		if got := fmt.Sprint(funcNames(m.Funcs)); got != tc.want {
@@ -61,25 +62,6 @@ func TestInlinePolicy(t *testing.T) {
 		if got := runModule(t, build(), "prog", Options{OptLevel: tc.opt}, nil); got != 5 {
 			t.Errorf("O%d: got %d, want 5", tc.opt, got)
 		}
-	}
-}
-
-// TestInlineRecursionTerminates inlines mutually "recursive" Inline
-// functions without looping forever.
-func TestInlineRecursionTerminates(t *testing.T) {
-	a := newFunc("a", "", 1)
-	a.f.Inline, a.f.Static = true, true
-	d := a.f.NewReg()
-	a.add(&ir.Instr{Op: ir.OpCallFunc, Sym: "b", Dst: d, Args: []ir.Operand{ir.R(a.param(0))}})
-	a.ret(ir.R(d))
-	b := newFunc("b", "", 1)
-	b.f.Inline, b.f.Static = true, true
-	d = b.f.NewReg()
-	b.add(&ir.Instr{Op: ir.OpCallFunc, Sym: "a", Dst: d, Args: []ir.Operand{ir.R(b.param(0))}})
-	b.ret(ir.R(d))
-	m := module(a.f, b.f)
-	if err := Inline(m, 2); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -135,33 +117,5 @@ func TestGenerateErrors(t *testing.T) {
 	}
 	if _, err := Generate(nil, Options{}); err == nil {
 		t.Error("nil module accepted")
-	}
-}
-
-// TestPassesKeepIRValid runs every pass alone on the test programs.
-func TestPassesKeepIRValid(t *testing.T) {
-	var funcs []*ir.Func
-	m := sampleModule(t)
-	funcs = append(funcs, m.Funcs...)
-	x := newFunc("loop", "socket", 1)
-	i := x.mov(ir.Imm(0))
-	head, done := x.f.NewBlock(), x.f.NewBlock()
-	x.jump(head)
-	x.b = head
-	x.add(&ir.Instr{Op: ir.OpALU, ALU: ir.SDiv, Dst: i, A: ir.R(i), B: ir.Imm(-3)})
-	x.branch(ir.Slt, true, ir.R(i), ir.Imm(5), head, done)
-	x.b = done
-	x.ret(ir.R(i))
-	funcs = append(funcs, x.f)
-	for _, p := range funcPasses {
-		for _, f := range funcs {
-			for cpu := 1; cpu <= 4; cpu++ {
-				c := cloneFunc(f)
-				p.fn(c, &passCtx{cpu: cpu})
-				if err := ir.Check(c); err != nil {
-					t.Errorf("pass %s on %s (v%d): %v", p.name, f.Name, cpu, err)
-				}
-			}
-		}
 	}
 }

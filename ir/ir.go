@@ -511,3 +511,14 @@ type Kfunc struct {
 	// outside DATASEC ".ksyms" (as clang emits it).
 	Plain bool
 }
+
+// JoinNotes joins two instruction notes (see Instr.Note), one per line.
+func JoinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}

@@ -1,4 +1,4 @@
-package codegen
+package opt
 
 import (
 	"fmt"
@@ -227,7 +227,7 @@ func inlineCall(f *ir.Func, bi, ii int, c *ir.Func, shared map[*ir.Slot]*ir.Slot
 		head = append(head, &ir.Instr{Op: ir.OpMov, Dst: mapReg(p), A: arg, Pos: call.Pos})
 	}
 	head = append(head, &ir.Instr{Op: ir.OpJump, Then: body.Blocks[0], Pos: call.Pos})
-	head[ii].Note = joinNotes(call.Note, head[ii].Note)
+	head[ii].Note = ir.JoinNotes(call.Note, head[ii].Note)
 	b.Instrs = head
 	if call.Dst != 0 && !c.Returns {
 		// A value-less callee used as a value: define it as 0.

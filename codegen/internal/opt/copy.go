@@ -1,4 +1,4 @@
-package codegen
+package opt
 
 import "github.com/bpfcc/bpfcc/ir"
 

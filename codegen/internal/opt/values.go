@@ -1,4 +1,4 @@
-package codegen
+package opt
 
 import (
 	"slices"
@@ -642,10 +642,10 @@ func (va *valueAnalysis) deadStores() {
 		note := ""
 		for _, in := range b.Instrs {
 			if dead(in) {
-				note = joinNotes(note, in.Note) // moves to the next instruction
+				note = ir.JoinNotes(note, in.Note) // moves to the next instruction
 				continue
 			}
-			in.Note, note = joinNotes(note, in.Note), ""
+			in.Note, note = ir.JoinNotes(note, in.Note), ""
 			kept = append(kept, in)
 		}
 		b.Instrs = kept

@@ -1,4 +1,4 @@
-package codegen
+package opt
 
 import (
 	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
@@ -76,7 +76,7 @@ func eliminateDeadCode(f *ir.Func, _ *passCtx) {
 					case pure(in):
 						if in.Note != "" && len(kept) > 0 {
 							next := kept[len(kept)-1]
-							next.Note = joinNotes(in.Note, next.Note)
+							next.Note = ir.JoinNotes(in.Note, next.Note)
 						}
 						changed = true
 						continue
