@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/btf"
@@ -45,6 +46,9 @@ type Options struct {
 	NoListing bool
 	// DumpIR, when non-nil, receives the IR module after lowering.
 	DumpIR func(*ir.Module)
+	// AfterPass, when non-nil, sees the IR after each optimiser pass
+	// (codegen.Options.AfterPass): -d=ir:after=PASS and -d=ir:time.
+	AfterPass func(pass string, m *ir.Module, f *ir.Func, took time.Duration)
 
 	// Binary is the traced program (-x) whose DWARF binds handler arguments.
 	Binary string
@@ -127,7 +131,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	stage = "code generation"
-	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug})
+	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug, AfterPass: opts.AfterPass})
 	if err != nil {
 		return nil, codegenError(m, err)
 	}

@@ -6,6 +6,7 @@ package codegen
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/bpfcc/bpfcc/codegen/internal/opt"
 	"github.com/bpfcc/bpfcc/codegen/obj"
@@ -20,7 +21,14 @@ type Options struct {
 	OptLevel int
 	// Debug asks the ELF writer for .BTF.ext func and line info.
 	Debug bool
+	// AfterPass, when set, sees the IR after every optimiser pass that
+	// ran (see PassNames) and the time it took: f is the function a
+	// function pass rewrote, nil after a module pass (m is the module).
+	AfterPass func(pass string, m *ir.Module, f *ir.Func, took time.Duration)
 }
+
+// PassNames lists the optimiser's passes in the order they run.
+func PassNames() []string { return opt.PassNames() }
 
 // Generate compiles m. It does not modify m.
 func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
@@ -39,7 +47,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	if cpu < 1 || cpu > 4 {
 		return nil, fmt.Errorf("codegen: unsupported -mcpu=v%d (want 1..4)", opts.CPU)
 	}
-	mod, err := opt.Run(m, opt.Config{CPU: cpu, OptLevel: opts.OptLevel})
+	mod, err := opt.Run(m, opt.Config{CPU: cpu, OptLevel: opts.OptLevel, AfterPass: opts.AfterPass})
 	if err != nil {
 		return nil, err
 	}

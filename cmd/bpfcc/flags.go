@@ -34,6 +34,9 @@ Compile options:
   -mcpu=v1..v4     BPF instruction set version (default v3)
   -Wall, -w        show (default) or hide warnings
   -d=ir            print the IR after lowering to standard error
+  -d=ir:after=P    print each function after optimiser pass P (a
+                   comma-separated list; "all": every pass; "lower":
+                   as -d=ir); -d=ir:time prints the passes' times
   --version, --help
 
 Probe options (DWARF-bound handler arguments):
@@ -80,6 +83,7 @@ type config struct {
 	cpu        int
 	warnings   bool
 	dumpIR     bool
+	irDebug    irDebug
 	help       bool
 	version    bool
 
@@ -119,6 +123,7 @@ func (c *config) compileOptions() bpfcc.Options {
 	if c.dumpIR {
 		o.DumpIR = dumpIR
 	}
+	c.irDebug.set(&o)
 	return o
 }
 
@@ -219,6 +224,8 @@ func parseArgs(args []string) (*config, error) {
 			c.warnings = false
 		case a == "-d=ir" || a == "-dir":
 			c.dumpIR = true
+		case strings.HasPrefix(a, "-d=ir:"):
+			err = c.irDebug.parse(strings.TrimPrefix(a, "-d=ir:"), &c.dumpIR)
 		case a == "-x":
 			c.binary, err = next(&i, a)
 		case a == "--probe":

@@ -107,7 +107,9 @@ func compile(cfg *config, stderr io.Writer) (*bpfcc.Result, error) {
 }
 
 func compileWith(cfg *config, opts bpfcc.Options, stderr io.Writer) (*bpfcc.Result, error) {
+	cfg.irDebug.out = stderr
 	res, err := bpfcc.Compile(cfg.input, opts)
+	cfg.irDebug.report(stderr)
 	if res != nil && cfg.warnings {
 		printDiags(res.Warnings, cfg, stderr)
 	}

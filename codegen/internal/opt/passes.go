@@ -1,11 +1,14 @@
 // Package opt is bpfcc's IR optimiser: the passes that rewrite an
-// ir.Module before instruction selection, run from one table.
+// ir.Module before instruction selection, run in the order of one table
+// (passes) whose ordering constraints are a second, checked table
+// (passOrder).
 package opt
 
 import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/bpfcc/bpfcc/ir"
 )
@@ -16,19 +19,33 @@ type Config struct {
 	CPU int
 	// OptLevel 0 runs only the required passes.
 	OptLevel int
+	// AfterPass, when set, sees the IR after every pass that ran, with
+	// the time the pass took: f is the function a function pass rewrote,
+	// nil after a module pass (m is the whole module). It is how a
+	// caller dumps the IR after a pass or times the passes.
+	AfterPass func(pass string, m *ir.Module, f *ir.Func, took time.Duration)
 }
 
-// funcPass is one IR pass over a function. Required passes run at every
-// optimisation level because later stages rely on what they establish.
-type funcPass struct {
-	name     string
-	fn       func(f *ir.Func, c *passCtx)
+// A pass is one entry of the table. Exactly one of mod, fn and loop is
+// set. Required passes run at every optimisation level because later
+// stages rely on what they establish.
+type pass struct {
+	name string
+	// mod is a module pass; module passes precede the function passes.
+	mod func(m *ir.Module, c *passCtx) error
+	// fn is a function pass.
+	fn func(f *ir.Func, c *passCtx)
+	// loop is a loop entry's step: while it reports progress (n counts
+	// the rounds), the body passes run after it.
+	loop     func(f *ir.Func, c *passCtx, n int) bool
+	body     []pass
 	required bool
 }
 
 // passCtx is what passes may consult.
 type passCtx struct {
-	cpu int
+	cpu      int
+	optLevel int
 	// consts are the globals whose contents loads may be folded from
 	// (see foldableGlobal), by name; nil when none are.
 	consts map[string]*ir.Global
@@ -38,34 +55,82 @@ type passCtx struct {
 	externs map[string]bool
 }
 
-// funcPasses run in this order. Ordering constraints: ensureEntry before
-// anything that walks from the entry; legalize after the optimisations that
-// could re-create what it removes (folding never creates SDiv or W32
-// branches, so it may run first); simplifyCFG last so that it sees the
-// branches folding decided. unroll runs after copyprop (its trip-count
-// simulation looks through copies) and calls propagateValues itself after
-// each loop; values runs twice, the second time on the CFG that the first
-// round's decided branches simplified.
-var funcPasses = []funcPass{
-	{"entry", ensureEntry, true},
-	{"unreachable", removeUnreachable, true},
-	{"fold", foldConstants, false},
-	{"copyprop", propagateCopies, false},
-	{"unroll", unrollLoops, false},
-	{"frame", foldFrameAddrs, false},
-	{"fold2", foldConstants, false},
-	{"values", propagateValues, false},
-	{"constp", resolveConstP, false},
-	{"loads", forwardLoads, false},
-	{"dce", eliminateDeadCode, false},
-	{"cfg", simplifyCFG, false},
-	{"constp2", finishConstP, true},
-	{"values2", propagateValues, false},
-	{"addrs", foldAddresses, false},
-	{"dce2", eliminateDeadCode, false},
-	{"cfg2", simplifyCFG, false},
-	{"legalize", legalize, true},
-	{"unreachable2", removeUnreachable, true},
+// passes run in this order; passOrder says why where the order matters.
+// A name ending in a digit is the pass's second run.
+var passes = []pass{
+	{name: "inline", mod: inlinePass, required: true},
+	{name: "argregs", mod: argRegsPass, required: true},
+	{name: "entry", fn: ensureEntry, required: true},
+	{name: "unreachable", fn: removeUnreachable, required: true},
+	{name: "fold", fn: foldConstants},
+	{name: "copyprop", fn: propagateCopies},
+	{name: "unroll", loop: unrollLoops, body: []pass{
+		{name: "unroll.values", fn: propagateValues},
+		{name: "unroll.unreachable", fn: removeUnreachable},
+	}},
+	{name: "frame", fn: foldFrameAddrs},
+	{name: "fold2", fn: foldConstants},
+	{name: "values", fn: propagateValues},
+	{name: "constp", fn: resolveConstP},
+	{name: "loads", fn: forwardLoads},
+	{name: "dce", fn: eliminateDeadCode},
+	{name: "cfg", fn: simplifyCFG},
+	{name: "constp2", fn: finishConstP, required: true},
+	{name: "values2", fn: propagateValues},
+	{name: "addrs", fn: foldAddresses},
+	{name: "dce2", fn: eliminateDeadCode},
+	{name: "cfg2", fn: simplifyCFG},
+	{name: "legalize", fn: legalize, required: true},
+	{name: "unreachable2", fn: removeUnreachable, required: true},
+}
+
+// passOrder lists the ordering constraints of passes: a runs before b.
+// TestPassOrder checks them against the table, as Go's ssa checks its
+// passOrder.
+var passOrder = []struct{ a, b, why string }{
+	{"inline", "argregs", "only calls left after inlining pass arguments in registers"},
+	{"inline", "entry", "function passes see the inlined bodies"},
+	{"inline", "constp", "inlining makes __builtin_constant_p arguments constant"},
+	{"entry", "unreachable", "reachability walks from an entry no branch targets"},
+	{"entry", "unroll", "dominators are computed from the entry"},
+	{"entry", "values", "propagation starts from the entry's state"},
+	{"copyprop", "unroll", "the trip-count simulation looks through copies"},
+	{"unroll", "values", "the unrolled copies' induction variables fold"},
+	{"frame", "dce", "dead-code elimination drops the folded address computations"},
+	{"fold", "constp", "folding makes __builtin_constant_p arguments constant"},
+	{"fold", "cfg", "simplifyCFG sees the branches folding decided"},
+	{"values", "cfg", "simplifyCFG sees the branches propagation decided"},
+	{"cfg", "values2", "the second propagation runs on the simplified CFG"},
+	{"constp", "constp2", "constants are answered 1 before the rest are answered 0"},
+	{"constp2", "values2", "the last propagation folds the branches that test the answer"},
+	{"values2", "cfg2", "simplifyCFG sees the branches propagation decided"},
+	{"values2", "legalize", "legalize runs after what could re-create what it removes"},
+	{"cfg2", "legalize", "legalize runs after what could re-create what it removes"},
+	{"legalize", "unreachable2", "the back end gets blocks numbered in order, all reachable"},
+}
+
+func inlinePass(m *ir.Module, c *passCtx) error {
+	if err := Inline(m, c.optLevel); err != nil {
+		return fmt.Errorf("codegen: %w", err)
+	}
+	return nil
+}
+
+func argRegsPass(m *ir.Module, _ *passCtx) error { return checkArgRegs(m) }
+
+// PassNames lists the passes in the order they run (a loop entry's body
+// passes after it), for -d=ir:after=PASS.
+func PassNames() []string {
+	var names []string
+	var walk func([]pass)
+	walk = func(ps []pass) {
+		for _, p := range ps {
+			names = append(names, p.name)
+			walk(p.body)
+		}
+	}
+	walk(passes)
+	return names
 }
 
 // Run returns an optimised copy of m; m itself is not modified. Naked
@@ -77,58 +142,102 @@ func Run(m *ir.Module, cfg Config) (*ir.Module, error) {
 			return nil, fmt.Errorf("codegen: invalid input: %w", err)
 		}
 	}
-	if err := Inline(mod, cfg.OptLevel); err != nil {
-		return nil, fmt.Errorf("codegen: %w", err)
-	}
-	if err := checkArgRegs(mod); err != nil {
-		return nil, err
-	}
-	c := &passCtx{cpu: cfg.CPU, consts: foldableGlobals(m.Globals), externs: map[string]bool{}}
+	c := &passCtx{cpu: cfg.CPU, optLevel: cfg.OptLevel, consts: foldableGlobals(m.Globals), externs: map[string]bool{}}
 	for _, g := range m.Globals {
 		if g != nil && g.Extern {
 			c.externs[g.Name] = true
 		}
 	}
+	r := runner{cfg: cfg, c: c, m: mod}
+	fns := passes
+	for len(fns) > 0 && fns[0].mod != nil {
+		p := fns[0]
+		fns = fns[1:]
+		if !r.enabled(p) {
+			continue
+		}
+		start := time.Now()
+		if err := p.mod(mod, c); err != nil {
+			return nil, err
+		}
+		r.after(p.name, nil, start)
+	}
 	for _, f := range mod.Funcs {
 		if f.Naked {
 			continue
 		}
-		if err := optimize(f, c, cfg.OptLevel); err != nil {
+		if err := r.funcPasses(f, fns); err != nil {
 			return nil, fmt.Errorf("function %q: %w", f.Name, err)
+		}
+		if !checkPasses {
+			if err := ir.Check(f); err != nil {
+				return nil, fmt.Errorf("function %q: internal error after the IR passes (BPFCC_CHECK=1 names the pass): %w", f.Name, err)
+			}
 		}
 	}
 	return mod, nil
 }
 
-// dumpAfter names the pass after which optimize prints each function to
-// standard error ("all" for every pass), from $BPFCC_DUMP; for debugging.
-var dumpAfter = os.Getenv("BPFCC_DUMP")
-
-// checkPasses makes optimize check the IR after every pass: in tests and
-// with BPFCC_CHECK=1. A user's compile checks it once, after the last.
+// checkPasses makes Run check the IR after every pass: in tests and with
+// BPFCC_CHECK=1. A user's compile checks each function once, after the
+// last pass.
 var checkPasses = testing.Testing() || os.Getenv("BPFCC_CHECK") != ""
 
-// optimize runs the function passes, checking the IR after each (see
-// checkPasses).
-func optimize(f *ir.Func, c *passCtx, optLevel int) error {
-	for _, p := range funcPasses {
-		if !p.required && optLevel <= 0 {
+type runner struct {
+	cfg Config
+	c   *passCtx
+	m   *ir.Module
+}
+
+func (r *runner) enabled(p pass) bool { return p.required || r.cfg.OptLevel > 0 }
+
+// funcPasses runs ps over f, checking the IR after each (see checkPasses).
+func (r *runner) funcPasses(f *ir.Func, ps []pass) error {
+	for _, p := range ps {
+		if !r.enabled(p) {
 			continue
 		}
-		p.fn(f, c)
-		if dumpAfter != "" && (dumpAfter == p.name || dumpAfter == "all") {
-			fmt.Fprintf(os.Stderr, "after %s:\n%s\n", p.name, f)
+		if p.fn != nil {
+			if err := r.funcPass(f, p); err != nil {
+				return err
+			}
+			continue
 		}
-		if checkPasses {
-			if err := ir.Check(f); err != nil {
-				return fmt.Errorf("internal error after pass %s: %w", p.name, err)
+		for n := 0; ; n++ {
+			start := time.Now()
+			more := p.loop(f, r.c, n)
+			if err := r.afterFunc(p.name, f, start); err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			if err := r.funcPasses(f, p.body); err != nil {
+				return err
 			}
 		}
 	}
-	if !checkPasses {
+	return nil
+}
+
+func (r *runner) funcPass(f *ir.Func, p pass) error {
+	start := time.Now()
+	p.fn(f, r.c)
+	return r.afterFunc(p.name, f, start)
+}
+
+func (r *runner) afterFunc(name string, f *ir.Func, start time.Time) error {
+	r.after(name, f, start)
+	if checkPasses {
 		if err := ir.Check(f); err != nil {
-			return fmt.Errorf("internal error after the IR passes (BPFCC_CHECK=1 names the pass): %w", err)
+			return fmt.Errorf("internal error after pass %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+func (r *runner) after(name string, f *ir.Func, start time.Time) {
+	if r.cfg.AfterPass != nil {
+		r.cfg.AfterPass(name, r.m, f, time.Since(start))
+	}
 }

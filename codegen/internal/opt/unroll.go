@@ -26,14 +26,12 @@ const (
 // inner cycle), from values known at loop entry. The last copy's back edge
 // goes to the original loop, which becomes unreachable once propagation
 // decides the last exit test; if it could not, the program stays correct.
-func unrollLoops(f *ir.Func, c *passCtx) {
-	for n := 0; n < maxUnrolls && size(f) < maxUnrollFunc; n++ {
-		if !unrollOne(f) {
-			return
-		}
-		propagateValues(f, c)
-		removeUnreachable(f, c)
-	}
+//
+// unrollLoops is the step of a loop entry in the pass table: it unrolls one
+// loop (its n-th) and reports whether it did; the entry's body passes (value
+// propagation, unreachable-block removal) then run before the next step.
+func unrollLoops(f *ir.Func, _ *passCtx, n int) bool {
+	return n < maxUnrolls && size(f) < maxUnrollFunc && unrollOne(f)
 }
 
 // natLoop is a natural loop with a single latch.
