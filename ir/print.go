@@ -134,6 +134,14 @@ func (m *Module) String() string {
 		for _, r := range g.Relocs {
 			fmt.Fprintf(&sb, " addr@%d=%s%+d", r.Off, r.Sym, r.Addend)
 		}
+		for _, attr := range []struct {
+			on   bool
+			name string
+		}{{g.Hidden, "hidden"}, {g.Const, "const"}, {g.Extern, "extern"}, {g.Weak, "weak"}} {
+			if attr.on {
+				sb.WriteString(" " + attr.name)
+			}
+		}
 		sb.WriteString("\n")
 	}
 	for _, f := range m.Funcs {
@@ -164,7 +172,7 @@ func (f *Func) String() string {
 	for _, attr := range []struct {
 		on   bool
 		name string
-	}{{f.Static, "static"}, {f.Returns, "returns"}, {f.Inline, "inline"}, {f.NoInline, "noinline"}} {
+	}{{f.Static, "static"}, {f.Hidden, "hidden"}, {f.Returns, "returns"}, {f.Inline, "inline"}, {f.NoInline, "noinline"}, {f.Naked, "naked"}} {
 		if attr.on {
 			sb.WriteString(" " + attr.name)
 		}
@@ -229,6 +237,15 @@ func addr(a Operand, off int64) string {
 	return fmt.Sprintf("[%s]", a)
 }
 
+// address prints a memory access's address: A+Off, or Slot+Off for a
+// slot-addressed access.
+func (in *Instr) address() string {
+	if in.Slot != nil {
+		return "[" + symOff(fmt.Sprintf("s%d", in.Slot.ID), in.Off) + "]"
+	}
+	return addr(in.A, in.Off)
+}
+
 func spaceSuffix(s Space) string {
 	if s == SpaceUnknown {
 		return ""
@@ -275,15 +292,19 @@ func (in *Instr) String() string {
 	case OpBswap:
 		return fmt.Sprintf("%sbswap%d %s", dst, in.Bits, in.A)
 	case OpLoad:
-		return fmt.Sprintf("%sload.%s %s%s", dst, memType(in.Size, in.Signed), addr(in.A, in.Off), spaceSuffix(in.Space))
+		vol := ""
+		if in.Volatile {
+			vol = " volatile"
+		}
+		return fmt.Sprintf("%sload.%s %s%s%s", dst, memType(in.Size, in.Signed), in.address(), spaceSuffix(in.Space), vol)
 	case OpStore:
-		return fmt.Sprintf("store.%s %s, %s%s", memType(in.Size, false), addr(in.A, in.Off), in.B, spaceSuffix(in.Space))
+		return fmt.Sprintf("store.%s %s, %s%s", memType(in.Size, false), in.address(), in.B, spaceSuffix(in.Space))
 	case OpAtomic:
 		op := "atomic."
 		if in.Fetch && in.Atomic != AtomicXchg && in.Atomic != AtomicCmpXchg {
 			op += "fetch."
 		}
-		s := fmt.Sprintf("%s%s%s.%s %s, %s", dst, op, in.Atomic, memType(in.Size, false), addr(in.A, in.Off), in.B)
+		s := fmt.Sprintf("%s%s%s.%s %s, %s", dst, op, in.Atomic, memType(in.Size, false), in.address(), in.B)
 		if in.Atomic == AtomicCmpXchg {
 			s += ", " + in.C.String()
 		}
@@ -301,6 +322,9 @@ func (in *Instr) String() string {
 	case OpFuncAddr:
 		return fmt.Sprintf("%sfuncaddr %s", dst, in.Sym)
 	case OpCall:
+		if in.Size > 0 {
+			return fmt.Sprintf("%sldpkt.%s(%s)", dst, memType(in.Size, false), argList(in.Args))
+		}
 		return fmt.Sprintf("%scall %d(%s)", dst, in.Imm, argList(in.Args))
 	case OpCallFunc:
 		return fmt.Sprintf("%scallfunc %s(%s)", dst, in.Sym, argList(in.Args))

@@ -136,7 +136,13 @@ func bpfccOptions(p *program) bpfcc.Options {
 
 // compileBPFCC compiles p with bpfcc and checks the result is usable.
 func compileBPFCC(p *program) (*bpfcc.Result, error) {
-	res, err := bpfcc.Compile(p.Path, bpfccOptions(p))
+	return compileWith(p, bpfccOptions(p))
+}
+
+// compileWith is compileBPFCC with options that bpfccOptions(p) gave and
+// the caller extended.
+func compileWith(p *program, opts bpfcc.Options) (*bpfcc.Result, error) {
+	res, err := bpfcc.Compile(p.Path, opts)
 	if err != nil {
 		return nil, fmt.Errorf("bpfcc.Compile(%s): %w", p.Path, err)
 	}
