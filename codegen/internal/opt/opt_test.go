@@ -1,6 +1,8 @@
 package opt
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -47,7 +49,8 @@ func TestStringLiteralFoldable(t *testing.T) {
 	}
 }
 
-// TestPassesKeepIRValid runs every pass alone on the test programs.
+// TestPassesKeepIRValid runs every function pass alone on the test
+// programs and the golden inputs, at every CPU.
 func TestPassesKeepIRValid(t *testing.T) {
 	var funcs []*ir.Func
 	s := newFunc("straight", "socket", 1)
@@ -63,6 +66,18 @@ func TestPassesKeepIRValid(t *testing.T) {
 	x.b = done
 	x.ret(ir.R(i))
 	funcs = append(funcs, x.f)
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "*", "*.ir"))
+	for _, in := range inputs {
+		text, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ir.Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		funcs = append(funcs, m.Funcs...)
+	}
 	for _, p := range passes {
 		if p.fn == nil {
 			continue
