@@ -224,6 +224,9 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	if s.links, err = attachAll(s.coll, plans, s.opts, uprobePID); err != nil {
 		return err
 	}
+	if s.stacks != nil {
+		s.stacks.sym.addProbes(plans)
+	}
 	if interrupted() {
 		return ErrInterrupted
 	}
