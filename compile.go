@@ -76,6 +76,9 @@ type Options struct {
 	// AfterPass, when non-nil, sees the IR after each optimiser pass
 	// (codegen.Options.AfterPass): -d=ir:after=PASS and -d=ir:time.
 	AfterPass func(pass string, m *ir.Module, f *ir.Func, took time.Duration)
+	// AfterStage, when non-nil, sees each function after every back-end
+	// stage (codegen.Options.AfterStage).
+	AfterStage func(stage, fn, text string, took time.Duration)
 
 	// Binary is the traced program (-x) whose DWARF binds handler arguments.
 	Binary string
@@ -155,7 +158,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	stage = "code generation"
-	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug, AfterPass: opts.AfterPass})
+	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug, AfterPass: opts.AfterPass, AfterStage: opts.AfterStage})
 	if err != nil {
 		return nil, codegenError(m, err)
 	}

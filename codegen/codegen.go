@@ -25,6 +25,10 @@ type Options struct {
 	// ran (see PassNames) and the time it took: f is the function a
 	// function pass rewrote, nil after a module pass (m is the module).
 	AfterPass func(pass string, m *ir.Module, f *ir.Func, took time.Duration)
+	// AfterStage, when set, sees each function after every back-end
+	// stage (see StageNames) as text: the frame layout, the MIR, the
+	// listing.
+	AfterStage func(stage, fn, text string, took time.Duration)
 }
 
 // PassNames lists the optimiser's passes in the order they run.
@@ -75,7 +79,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	}
 	src := newSourceCache()
 	for _, f := range mod.Funcs {
-		fn, err := compileFunc(f, cpu, src)
+		fn, err := compileFunc(f, cpu, src, opts.AfterStage)
 		if err != nil {
 			return nil, err
 		}
@@ -87,44 +91,6 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 // ArgRegsError is a call or function that needs more than 5 argument
 // registers after inlining.
 type ArgRegsError = opt.ArgRegsError
-
-func compileFunc(f *ir.Func, cpu int, src *sourceCache) (*obj.Func, error) {
-	if f.Naked {
-		return nakedFunc(f, src), nil
-	}
-	if in, ok := reachableTrap(f); ok {
-		return nil, &TrapError{Func: f.Name, Pos: in.Pos, Msg: in.Note}
-	}
-	mf := &mfunc{name: f.Name, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
-	mf.slotOff, mf.slotBytes = layoutSlots(f)
-	if err := checkFrame(f.Name, mf.slotBytes); err != nil {
-		return nil, err
-	}
-	if err := selectFunc(f, mf, cpu); err != nil {
-		return nil, fmt.Errorf("function %q: %w", f.Name, err)
-	}
-	color, err := allocate(mf)
-	if err != nil {
-		return nil, fmt.Errorf("function %q: %w", f.Name, err)
-	}
-	stack := mf.slotBytes + 8*mf.spills
-	if err := checkFrame(f.Name, stack); err != nil {
-		return nil, err
-	}
-	fn, err := emitFunc(mf, color, cpu, src)
-	if err != nil {
-		return nil, fmt.Errorf("function %q: %w", f.Name, err)
-	}
-	fn.Section = f.Section
-	if fn.Section == "" {
-		fn.Section = ".text"
-	}
-	fn.Static = f.Static
-	fn.Hidden = f.Hidden
-	fn.BTF = f.BTF
-	fn.StackSize = stack
-	return fn, nil
-}
 
 // nakedFunc is a __attribute__((naked)) function: the code of its asm
 // statements and nothing else, as clang emits it.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"github.com/bpfcc/bpfcc/internal/filecheck"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,11 +32,14 @@ type program struct {
 	Path   string // testdata/NAME.c, relative to the tests directory
 	Source []byte
 
-	Run       runKind
-	Prog      string   // RUN: ... prog=NAME, or "" for the only runnable program
-	CFlags    []string // -D/-U/-I flags for both compilers
-	Cases     []runCase
-	ASM       []asmCheck
+	Run    runKind
+	Prog   string   // RUN: ... prog=NAME, or "" for the only runnable program
+	CFlags []string // -D/-U/-I flags for both compilers
+	Cases  []runCase
+	ASM    []asmCheck
+	// Checks are CHECK/CHECK-NEXT/... directives (package filecheck)
+	// matched against the listing in order.
+	Checks    []filecheck.Directive
 	NonDet    map[string]bool
 	NoBPFTool string // CLANG-BPFTOOL: skip REASON
 	// NoClangCilium (CLANG-CILIUM: skip REASON) marks programs whose clang
@@ -290,6 +294,12 @@ func parseProgram(path string, src []byte) (*program, error) {
 			p.XFail = arg
 		case "CLANG-REJECTS":
 			p.ClangRejects = arg
+		case "CHECK", "CHECK-NEXT", "CHECK-SAME", "CHECK-NOT", "CHECK-EMPTY":
+			ds, err := filecheck.Parse(strings.Repeat("\n", line-1) + sc.Text())
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			p.Checks = append(p.Checks, ds...)
 		case "ERROR", "TODO", "NOTE":
 			// Not for corpus programs, or free text.
 		default:

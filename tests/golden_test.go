@@ -2,6 +2,7 @@ package tests
 
 import (
 	"flag"
+	"github.com/bpfcc/bpfcc/internal/filecheck"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,9 +54,12 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// checkASM applies a program's ASM: directives to a listing.
+// checkASM applies a program's ASM: and CHECK directives to a listing.
 func checkASM(t *testing.T, p *program, listing string) {
 	t.Helper()
+	for _, err := range filecheck.Match(listing, p.Checks) {
+		t.Errorf("%s:%v", p.Path, err)
+	}
 	for _, a := range p.ASM {
 		has := strings.Contains(listing, a.Text)
 		switch {

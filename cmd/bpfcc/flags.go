@@ -34,9 +34,10 @@ Compile options:
   -mcpu=v1..v4     BPF instruction set version (default v3)
   -Wall, -w        show (default) or hide warnings
   -d=ir            print the IR after lowering to standard error
-  -d=ir:after=P    print each function after optimiser pass P (a
-                   comma-separated list; "all": every pass; "lower":
-                   as -d=ir); -d=ir:time prints the passes' times
+  -d=ir:after=P    print each function after optimiser pass or back-end
+                   stage P (a comma-separated list; "all": every one;
+                   "lower": as -d=ir; isel, regalloc: the machine IR);
+                   -d=ir:time prints their times
   --version, --help
 
 Probe options (DWARF-bound handler arguments):

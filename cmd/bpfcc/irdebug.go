@@ -13,8 +13,9 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
-// irDebug is what the -d=ir:... options ask of the optimiser's AfterPass
-// hook: the IR after some passes, and the passes' times.
+// irDebug is what the -d=ir:... options ask of the optimiser's and the
+// back end's hooks (AfterPass, AfterStage): the IR or MIR after some passes
+// or stages, and their times.
 type irDebug struct {
 	after map[string]bool // pass names; "all" for every pass
 	time  bool
@@ -40,7 +41,7 @@ func (d *irDebug) parse(spec string, lowered *bool) error {
 	if !ok || list == "" {
 		return fmt.Errorf("unknown -d=ir:%s (want -d=ir:after=PASS[,PASS...], -d=ir:after=all or -d=ir:time)", spec)
 	}
-	names := codegen.PassNames()
+	names := append(codegen.PassNames(), codegen.StageNames()...)
 	for _, p := range strings.Split(list, ",") {
 		switch {
 		case p == "lower":
@@ -64,19 +65,30 @@ func (d *irDebug) set(o *bpfcc.Options) {
 	}
 	d.times = map[string]*passTime{}
 	o.AfterPass = func(pass string, m *ir.Module, f *ir.Func, took time.Duration) {
-		if d.time {
-			t := d.times[pass]
-			if t == nil {
-				t = &passTime{}
-				d.times[pass] = t
-			}
-			t.runs++
-			t.took += took
-		}
+		d.count(pass, took)
 		if d.after["all"] || d.after[pass] {
 			dumpAfter(d.out, pass, m, f)
 		}
 	}
+	o.AfterStage = func(stage, fn, text string, took time.Duration) {
+		d.count(stage, took)
+		if (d.after["all"] || d.after[stage]) && text != "" {
+			fmt.Fprintf(d.out, "; after %s\n%s\n", stage, text)
+		}
+	}
+}
+
+func (d *irDebug) count(pass string, took time.Duration) {
+	if !d.time {
+		return
+	}
+	t := d.times[pass]
+	if t == nil {
+		t = &passTime{}
+		d.times[pass] = t
+	}
+	t.runs++
+	t.took += took
 }
 
 // dumpAfter prints f, or after a module pass every function of m.
@@ -99,7 +111,7 @@ func (d *irDebug) report(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "pass\truns\ttime\t\n")
 	var total time.Duration
-	for _, p := range codegen.PassNames() {
+	for _, p := range append(codegen.PassNames(), codegen.StageNames()...) {
 		if t := d.times[p]; t != nil {
 			fmt.Fprintf(tw, "%s\t%d\t%v\t\n", p, t.runs, t.took.Round(time.Microsecond))
 			total += t.took

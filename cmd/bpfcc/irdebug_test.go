@@ -37,8 +37,12 @@ func TestIRDebug(t *testing.T) {
 			t.Errorf("after=all: exit %d, no dump after %s", code, p)
 		}
 	}
+	code, se = compile("-d=ir:after=isel,regalloc")
+	if code != exitOK || !strings.Contains(se, "; after isel\nmir prog:") || !strings.Contains(se, "; after regalloc\nmir prog:") || !strings.Contains(se, "  v11 = r1\n") {
+		t.Errorf("after=isel,regalloc: exit %d, stderr:\n%s", code, se)
+	}
 	code, se = compile("-O0", "-d=ir:time")
-	if code != exitOK || !strings.Contains(se, " legalize ") || strings.Contains(se, " fold ") || !strings.Contains(se, "total") {
+	if code != exitOK || !strings.Contains(se, " legalize ") || !strings.Contains(se, " regalloc ") || strings.Contains(se, " fold ") || !strings.Contains(se, "total") {
 		t.Errorf("-O0 -d=ir:time: exit %d, stderr:\n%s", code, se)
 	}
 	code, se = compile("-d=ir:after=nosuch")

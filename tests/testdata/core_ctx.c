@@ -27,3 +27,10 @@ int core_ctx(struct trace_event_raw_sys_enter___local *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// The relocated offset is the load's own, the relocation on the next line:
+// CHECK: r{{[0-9]}} = *(u64 *)(r1 + 8)
+// CHECK-NEXT: ; CO-RE <byte_off> struct trace_event_raw_sys_enter___local::id (0:1)
+// CHECK-NOT: r1 +=
+// CHECK: r{{[0-9]}} = *(u64 *)(r1 + 24)
+// CHECK-NEXT: ; CO-RE <byte_off> struct trace_event_raw_sys_enter___local::args[1] (0:2:1)

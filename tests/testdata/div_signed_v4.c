@@ -23,3 +23,9 @@ int div_signed_v4(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// 32-bit then 64-bit division and modulo, each one instruction:
+// CHECK: w{{[0-9]}} s/= w{{[0-9]}}
+// CHECK: w{{[0-9]}} s%= w{{[0-9]}}
+// CHECK: r{{[0-9]}} s/= r{{[0-9]}}
+// CHECK: r{{[0-9]}} s%= r{{[0-9]}}
