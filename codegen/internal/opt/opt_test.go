@@ -8,20 +8,31 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
+// parse reads IR text, failing the test on an error.
+func parse(t *testing.T, text string) *ir.Module {
+	t.Helper()
+	m, err := ir.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestInlineRecursionTerminates inlines mutually "recursive" Inline
 // functions without looping forever.
 func TestInlineRecursionTerminates(t *testing.T) {
-	a := newFunc("a", "", 1)
-	a.f.Inline, a.f.Static = true, true
-	d := a.f.NewReg()
-	a.add(&ir.Instr{Op: ir.OpCallFunc, Sym: "b", Dst: d, Args: []ir.Operand{ir.R(a.param(0))}})
-	a.ret(ir.R(d))
-	b := newFunc("b", "", 1)
-	b.f.Inline, b.f.Static = true, true
-	d = b.f.NewReg()
-	b.add(&ir.Instr{Op: ir.OpCallFunc, Sym: "a", Dst: d, Args: []ir.Operand{ir.R(b.param(0))}})
-	b.ret(ir.R(d))
-	m := module(a.f, b.f)
+	m := parse(t, `
+func a(r1) static returns inline {
+b0:
+  r2 = callfunc b(r1)
+  ret r2
+}
+func b(r1) static returns inline {
+b0:
+  r2 = callfunc a(r1)
+  ret r2
+}
+`)
 	if err := Inline(m, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -30,15 +41,18 @@ func TestInlineRecursionTerminates(t *testing.T) {
 // TestZeroExtended: a parameter or a sign-extended value is not known to
 // be zero-extended, a 32-bit result and copies of it are.
 func TestZeroExtended(t *testing.T) {
-	x := newFunc("prog", "socket", 1)
-	a := x.alu(ir.Add, true, ir.R(x.param(0)), ir.Imm(1))
-	b := x.mov(ir.R(a))
-	c := x.f.NewReg()
-	x.add(&ir.Instr{Op: ir.OpExt, Dst: c, A: ir.R(a), Bits: 8, Signed: true})
-	x.ret(ir.R(c))
-	z := zeroExtended(x.f)
-	if z[x.param(0)] || !z[a] || !z[b] || z[c] {
-		t.Errorf("zeroExtended = %v (param %v, add32 %v, copy %v, sext %v)", z, x.param(0), a, b, c)
+	f := parse(t, `
+func prog(r1) section "socket" returns {
+b0:
+  r2 = add32 r1, 1
+  r3 = mov r2
+  r4 = sext8 r2
+  ret r4
+}
+`).Funcs[0]
+	z := zeroExtended(f)
+	if z[1] || !z[2] || !z[3] || z[4] {
+		t.Errorf("zeroExtended = %v, want r2 and r3 only", z)
 	}
 }
 
@@ -52,31 +66,32 @@ func TestStringLiteralFoldable(t *testing.T) {
 // TestPassesKeepIRValid runs every function pass alone on the test
 // programs and the golden inputs, at every CPU.
 func TestPassesKeepIRValid(t *testing.T) {
-	var funcs []*ir.Func
-	s := newFunc("straight", "socket", 1)
-	s.ret(ir.R(s.alu(ir.Add, false, ir.R(s.mov(ir.Imm(40))), ir.R(s.call(5)))))
-	funcs = append(funcs, s.f)
-	x := newFunc("loop", "socket", 1)
-	i := x.mov(ir.Imm(0))
-	head, done := x.f.NewBlock(), x.f.NewBlock()
-	x.jump(head)
-	x.b = head
-	x.add(&ir.Instr{Op: ir.OpALU, ALU: ir.SDiv, Dst: i, A: ir.R(i), B: ir.Imm(-3)})
-	x.branch(ir.Slt, true, ir.R(i), ir.Imm(5), head, done)
-	x.b = done
-	x.ret(ir.R(i))
-	funcs = append(funcs, x.f)
+	funcs := parse(t, `
+func straight(r1) section "socket" returns {
+b0:
+  r2 = mov 40
+  r3 = call 5()
+  r4 = add r2, r3
+  ret r4
+}
+func loop(r1) section "socket" returns {
+b0:
+  r2 = mov 0
+  goto b1
+b1:
+  r2 = sdiv r2, -3
+  if r2 slt32 5 goto b1 else b2
+b2:
+  ret r2
+}
+`).Funcs
 	inputs, _ := filepath.Glob(filepath.Join("testdata", "*", "*.ir"))
 	for _, in := range inputs {
 		text, err := os.ReadFile(in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := ir.Parse(string(text))
-		if err != nil {
-			t.Fatalf("%s: %v", in, err)
-		}
-		funcs = append(funcs, m.Funcs...)
+		funcs = append(funcs, parse(t, string(text)).Funcs...)
 	}
 	for _, p := range passes {
 		if p.fn == nil {
