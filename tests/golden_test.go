@@ -43,7 +43,7 @@ func TestGolden(t *testing.T) {
 			if got := res.Listing; got != string(want) {
 				t.Errorf("listing differs from %s (go test ./tests -update rewrites it):\n%s", golden, lineDiff(string(want), got))
 			}
-			again, err := compileBPFCC(p)
+			again, err := compileWith(p, roundTrip(t, bpfccOptions(p)))
 			if err != nil {
 				t.Fatal(err)
 			}
