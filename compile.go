@@ -4,6 +4,7 @@ package bpfcc
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -16,6 +17,7 @@ import (
 	"github.com/bpfcc/bpfcc/codegen"
 	"github.com/bpfcc/bpfcc/codegen/obj"
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
 	"github.com/bpfcc/bpfcc/lower"
@@ -99,7 +101,11 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if opt < 0 {
 		opt = 2
 	}
-	u, err := frontend.Parse(path, frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu})
+	fo := frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu}
+	if bin := cmp.Or(opts.Binary, opts.CommandBinary); bin != "" {
+		fo.TargetHeader = func(src []byte) []byte { return targetHeader(bin, src) }
+	}
+	u, err := frontend.Parse(path, fo)
 	if err != nil {
 		return nil, err
 	}
@@ -246,4 +252,16 @@ func codegenError(mod *ir.Module, err error) error {
 		return diag.List{{File: mod.File, Msg: msg}}
 	}
 	return fmt.Errorf("%w: %v", ErrInternal, err)
+}
+
+// targetHeader is <bpfcc/target.h> for src tracing bin; when the binary's
+// types cannot be read the header is an #error saying why, reported where
+// the program includes it.
+func targetHeader(bin string, src []byte) []byte {
+	text, err := dwarfvars.TargetHeader(bin, src)
+	if err != nil {
+		msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(bind.UserText(err.Error()))
+		return []byte(fmt.Sprintf("#error \"<bpfcc/target.h>: %s\"\n", msg))
+	}
+	return []byte(text)
 }

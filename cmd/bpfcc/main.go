@@ -56,6 +56,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cfg.vars != "" {
 		return runVars(cfg, stdout, stderr)
 	}
+	if cfg.types {
+		return runTypes(cfg, stdout, stderr)
+	}
 	if cfg.preprocess {
 		o := cfg.compileOptions()
 		err := frontend.Preprocess(cfg.input, frontend.Options{IncludeDirs: o.IncludeDirs, Defines: o.Defines, Undefines: o.Undefines, CPU: o.CPU}, stdout)
