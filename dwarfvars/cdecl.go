@@ -42,13 +42,13 @@ func (b *Binary) CTypes(o CTypesOptions) (text string, err error) {
 		return "", err
 	}
 	g := newCGen(b, o, idx)
-	roots := o.Roots
+	roots, named := o.Roots, true
 	if roots == nil {
-		roots = idx.allNames()
+		roots, named = idx.allNames(), false
 	}
 	var missing []string
 	for _, r := range roots {
-		if !g.root(r) {
+		if !g.root(r, named && o.Strict) && named {
 			missing = append(missing, r)
 		}
 	}
@@ -206,8 +206,10 @@ func (g *cgen) typeAt(off dwarf.Offset) dwarf.Type {
 	return t
 }
 
-// root selects the types of one name; false when there is none.
-func (g *cgen) root(r string) bool {
+// root selects the types of one name; false when there is none. A
+// typedef of the C library's kind is declared only when asked for by name
+// (explicit).
+func (g *cgen) root(r string, explicit bool) bool {
 	kw, name, ok := strings.Cut(strings.TrimSpace(r), " ")
 	if !ok {
 		kw, name = "", kw
@@ -233,7 +235,7 @@ func (g *cgen) root(r string) bool {
 	}
 	if kw == "" {
 		for _, off := range g.idx.typedefs[name] {
-			if t, ok := g.typeAt(off).(*dwarf.TypedefType); ok && (g.o.Strict || cTypedefKept(t)) && !isFuncType(t) {
+			if t, ok := g.typeAt(off).(*dwarf.TypedefType); ok && (explicit && !strings.HasPrefix(t.Name, "__builtin") || cTypedefKept(t)) && !isFuncType(t) {
 				found = true
 				g.typedefName(t)
 				g.reach(t.Type, false, name)
@@ -425,7 +427,9 @@ func (g *cgen) reach(t dwarf.Type, viaPtr bool, member string) {
 		g.reach(t.Type, viaPtr, member)
 	case *dwarf.PtrType:
 		if t.Type != nil && !isFuncType(t.Type) {
-			g.reach(t.Type, true, member)
+			// A pointer to an array needs the elements complete (C).
+			_, arr := t.Type.(*dwarf.ArrayType)
+			g.reach(t.Type, !arr, member)
 		}
 	case *dwarf.QualType:
 		g.reach(t.Type, viaPtr, member)

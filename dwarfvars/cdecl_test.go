@@ -53,6 +53,32 @@ func TestCTypesLayoutCompiles(t *testing.T) {
 	}
 }
 
+// A Go binary's types (this test's own: Go's runtime) have what C
+// declarations cannot say as such: members that are C keywords, many
+// blank "_" members, names with dots and brackets, pointers to arrays of
+// structs. They print as C gcc accepts with every layout check.
+func TestCTypesGoBinary(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	b, err := Open(exe)
+	if err != nil {
+		t.Skipf("test binary without DWARF: %v", err)
+	}
+	defer b.Close()
+	text, err := b.CTypes(CTypesOptions{Roots: []string{"runtime.g", "runtime.pageAlloc"}, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"struct runtime_g {", "struct runtime_pageAlloc {"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q", want)
+		}
+	}
+	gccCheck(t, text)
+}
+
 // gccCheck compiles declarations with gcc -fsyntax-only.
 func gccCheck(t *testing.T, text string) {
 	t.Helper()

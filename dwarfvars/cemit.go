@@ -213,12 +213,14 @@ func (g *cgen) tryLayout(t *dwarf.StructType, packed bool) *cLayout {
 		l.lines = append(l.lines, fmt.Sprintf("unsigned char __pad%d[%d];", pads, n))
 		pads++
 	}
-	for _, f := range t.Field {
+	names := memberNames(t)
+	for fi, f := range t.Field {
+		name := names[fi]
 		if union {
 			cur = 0
 		}
 		if f.BitSize > 0 {
-			bt, name := bitFieldType(f.Type)
+			bt, tname := bitFieldType(f.Type)
 			unit := bt.Size() * 8
 			start, bit := bitFieldPlace(f, int(bt.Size()))
 			target := int64(start)*8 + int64(bit)
@@ -233,7 +235,7 @@ func (g *cgen) tryLayout(t *dwarf.StructType, packed bool) *cLayout {
 			if !packed && cur/unit != (cur+f.BitSize-1)/unit {
 				return nil
 			}
-			l.lines = append(l.lines, fmt.Sprintf("%s %s : %d;", name, f.Name, f.BitSize))
+			l.lines = append(l.lines, fmt.Sprintf("%s %s : %d;", tname, name, f.BitSize))
 			cur += f.BitSize
 			if !packed {
 				l.align = max(l.align, bt.Size())
@@ -253,9 +255,9 @@ func (g *cgen) tryLayout(t *dwarf.StructType, packed bool) *cLayout {
 		if nat < f.ByteOffset {
 			pad(f.ByteOffset - curB)
 		}
-		l.lines = append(l.lines, g.member(f))
-		if f.Name != "" {
-			l.offsets = append(l.offsets, memberOffset{f.Name, f.ByteOffset})
+		l.lines = append(l.lines, g.member(f, name))
+		if name != "" {
+			l.offsets = append(l.offsets, memberOffset{name, f.ByteOffset})
 		}
 		cur = (f.ByteOffset + max(f.Type.Size(), 0)) * 8
 		l.align = max(l.align, a)
@@ -279,8 +281,8 @@ func (g *cgen) tryLayout(t *dwarf.StructType, packed bool) *cLayout {
 
 // member prints one member, noting the floating-point type a member of
 // integer type holds.
-func (g *cgen) member(f *dwarf.StructField) string {
-	s := g.decl(f.Type, f.Name) + ";"
+func (g *cgen) member(f *dwarf.StructField, name string) string {
+	s := g.decl(f.Type, name) + ";"
 	if ft, ok := baseOf(f.Type).(*dwarf.FloatType); ok {
 		s += " /* " + ft.Name + " */"
 	}
@@ -342,7 +344,8 @@ func (g *cgen) deps(t dwarf.Type, viaPtr bool) {
 		g.deps(t.Type, viaPtr)
 	case *dwarf.PtrType:
 		if !isFuncType(t.Type) {
-			g.deps(t.Type, true)
+			_, arr := t.Type.(*dwarf.ArrayType)
+			g.deps(t.Type, !arr)
 		}
 	case *dwarf.QualType:
 		g.deps(t.Type, viaPtr)
@@ -457,5 +460,42 @@ func sortedKeys(m map[string]bool) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// cKeywords are the words a member cannot be called in C (Go's and
+// C++'s members may be).
+var cKeywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`auto break case char const continue default do double else enum extern
+		float for goto if inline int long register restrict return short signed sizeof static struct
+		switch typedef union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex
+		_Generic _Imaginary _Noreturn _Static_assert _Thread_local asm typeof`) {
+		cKeywords[k] = true
+	}
+}
+
+// memberNames are the members' names as printed: C identifiers, not
+// keywords (word_), and unique within the struct (Go's blank fields are
+// all "_"): NAME___2 for the second.
+func memberNames(t *dwarf.StructType) []string {
+	used := map[string]bool{}
+	out := make([]string, len(t.Field))
+	for i, f := range t.Field {
+		if f.Name == "" {
+			continue
+		}
+		n := cIdent(f.Name)
+		if cKeywords[n] {
+			n += "_"
+		}
+		base := n
+		for k := 2; used[n]; k++ {
+			n = fmt.Sprintf("%s___%d", base, k)
+		}
+		used[n] = true
+		out[i] = n
+	}
 	return out
 }

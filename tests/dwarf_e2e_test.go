@@ -70,6 +70,8 @@ type dwBuild struct {
 	// movingHeap: heap addresses differ between two runs (Go's allocator),
 	// so pointer values are not compared, only what is read through them.
 	movingHeap bool
+	// args are the command's arguments (nil: dwArg).
+	args []string
 }
 
 func (b dwBuild) run() string {
@@ -77,6 +79,15 @@ func (b dwBuild) run() string {
 		return b.exe
 	}
 	return b.path
+}
+
+// argv is the traced command: run() and its arguments (dwArg unless args
+// says otherwise).
+func (b dwBuild) argv() []string {
+	if b.args != nil {
+		return append([]string{b.run()}, b.args...)
+	}
+	return []string{b.run(), dwArg}
 }
 
 // dwRequireGCC skips (or fails in CI) without gcc.
@@ -574,12 +585,12 @@ func dwRunMaps(spec *ebpf.CollectionSpec, command []string) (map[string][]dwMapE
 
 // dwRunBPF runs the compiled handlers around the target and returns what
 // they recorded and the read-error counters.
-func dwRunBPF(t testing.TB, res *bpfcc.Result, target string, env ...string) (dwBPFRecs, string, error) {
+func dwRunBPF(t testing.TB, res *bpfcc.Result, argv []string, env ...string) (dwBPFRecs, string, error) {
 	setarch, err := exec.LookPath("setarch")
 	if err != nil {
 		return nil, "", err
 	}
-	cmd := append(append([]string{"env", "-i"}, env...), setarch, "-R", target, dwArg)
+	cmd := append(append(append([]string{"env", "-i"}, env...), setarch, "-R"), argv...)
 	maps, errOut, err := dwRunMaps(res.Spec, cmd)
 	if err != nil {
 		return nil, errOut, err
@@ -727,7 +738,7 @@ func dwGDBFunc(s dwarfvars.Site) string {
 
 // dwRunGDB runs the target under gdb with the same argument and returns the
 // records of every site, in hit order.
-func dwRunGDB(t testing.TB, target string, lib bool, sites []dwGDBSite, entries []dwGDBSite, env []string, ex ...string) (map[string][]dwGDBRec, error) {
+func dwRunGDB(t testing.TB, argv []string, lib bool, sites []dwGDBSite, entries []dwGDBSite, env []string, ex ...string) (map[string][]dwGDBRec, error) {
 	dir := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"sites": append([]dwGDBSite{}, sites...), "entries": append([]dwGDBSite{}, entries...), "lib": lib})
 	outPath := filepath.Join(dir, "gdb.out")
@@ -749,7 +760,7 @@ func dwRunGDB(t testing.TB, target string, lib bool, sites []dwGDBSite, entries 
 	for _, e := range ex {
 		args = append(args, "-iex", e) // before the program is read
 	}
-	args = append(args, "-x", sp, "--args", target, dwArg)
+	args = append(append(args, "-x", sp, "--args"), argv...)
 	cmd := exec.CommandContext(ctx, "env", args...)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
@@ -896,11 +907,11 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	for _, k := range dwSortedKeys(entries) {
 		el = append(el, *entries[k])
 	}
-	grecs, err := dwRunGDB(t, bld.run(), bld.exe != "", gl, el, bld.env, bld.gdbEx...)
+	grecs, err := dwRunGDB(t, bld.argv(), bld.exe != "", gl, el, bld.env, bld.gdbEx...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	brecs, readErrs, err := dwRunBPF(t, res, bld.run(), bld.env...)
+	brecs, readErrs, err := dwRunBPF(t, res, bld.argv(), bld.env...)
 	if err != nil {
 		t.Fatalf("runtime.Run: %v", err)
 	}

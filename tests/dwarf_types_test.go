@@ -106,7 +106,7 @@ func TestDWARFTargetTypes(t *testing.T) {
 				got[[2]uint64{n, tag}] = uint64(v)
 			}
 			exprs := append([]string{"n"}, dwTypesExprs...)
-			gdb, err := dwRunGDB(t, bld.path, false, []dwGDBSite{{ID: "step", Loc: "step", Func: "step", Exprs: exprs}}, nil, nil)
+			gdb, err := dwRunGDB(t, []string{bld.path, dwArg}, false, []dwGDBSite{{ID: "step", Loc: "step", Func: "step", Exprs: exprs}}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
