@@ -101,10 +101,8 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if opt < 0 {
 		opt = 2
 	}
-	fo := frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu}
-	if bin := cmp.Or(opts.Binary, opts.CommandBinary); bin != "" {
-		fo.TargetHeader = func(src []byte) []byte { return targetHeader(bin, src) }
-	}
+	fo := frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu,
+		TargetHeader: TargetHeader(cmp.Or(opts.Binary, opts.CommandBinary))}
 	u, err := frontend.Parse(path, fo)
 	if err != nil {
 		return nil, err
@@ -254,14 +252,20 @@ func codegenError(mod *ir.Module, err error) error {
 	return fmt.Errorf("%w: %v", ErrInternal, err)
 }
 
-// targetHeader is <bpfcc/target.h> for src tracing bin; when the binary's
-// types cannot be read the header is an #error saying why, reported where
-// the program includes it.
-func targetHeader(bin string, src []byte) []byte {
-	text, err := dwarfvars.TargetHeader(bin, src)
-	if err != nil {
-		msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(bind.UserText(err.Error()))
-		return []byte(fmt.Sprintf("#error \"<bpfcc/target.h>: %s\"\n", msg))
+// TargetHeader returns what frontend.Options.TargetHeader wants for the
+// traced binary bin (nil without one): <bpfcc/target.h> for a program's
+// source; when the binary's types cannot be read the header is an #error
+// saying why, reported where the program includes it.
+func TargetHeader(bin string) func(src []byte) []byte {
+	if bin == "" {
+		return nil
 	}
-	return []byte(text)
+	return func(src []byte) []byte {
+		text, err := dwarfvars.TargetHeader(bin, src)
+		if err != nil {
+			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(bind.UserText(err.Error()))
+			return []byte(fmt.Sprintf("#error \"<bpfcc/target.h>: %s\"\n", msg))
+		}
+		return []byte(text)
+	}
 }

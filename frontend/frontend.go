@@ -229,6 +229,10 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	if d := checkSelfInclude(path, src); d != nil {
 		return diag.List{*d}
 	}
+	if sfs, ok := cfg.FS.(sourceFS); ok && opts.TargetHeader != nil {
+		sfs.target = onceTarget(opts.TargetHeader, src)
+		cfg.FS = sfs
+	}
 	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
 	// Preprocess into a buffer under the same watchdog as Translate: an
 	// include cycle among headers without guards never ends in cc.

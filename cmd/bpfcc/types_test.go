@@ -35,4 +35,10 @@ func TestTypesFlag(t *testing.T) {
 	if rc := run([]string{"--types", "State"}, &out, &errb); rc != exitUsage {
 		t.Errorf("no -x: exit %d, want %d", rc, exitUsage)
 	}
+	// -E expands <bpfcc/target.h> as a compile does.
+	out.Reset()
+	errb.Reset()
+	if rc := run([]string{"-E", "../../tests/dwarf/types/handler.c", "-x", bin}, &out, &errb); rc != exitOK || !strings.Contains(out.String(), "struct CallInfo {") {
+		t.Errorf("-E -x: exit %d, %s; want the binary's struct CallInfo in the output", rc, errb.String())
+	}
 }
