@@ -72,6 +72,10 @@ type dwBuild struct {
 	movingHeap bool
 	// args are the command's arguments (nil: dwArg).
 	args []string
+	// nullReads: members are read through pointers that are NULL at some
+	// hits (real software); a failed read is then no error by itself,
+	// its 0 is compared with gdb's answer like any value.
+	nullReads bool
 }
 
 func (b dwBuild) run() string {
@@ -458,7 +462,8 @@ func dwAddHandler(hs *[]*dwHandler, probe string, sites []dwarfvars.Site, per []
 	}
 	for i, v := range h.sites[0].vars {
 		p := fmt.Sprintf("v%d", i)
-		if !h.cli && isCIdent(v.expr) && !strings.HasPrefix(v.expr, "__") {
+		// The handler's own names (ctx, the maps) stay its own.
+		if !h.cli && isCIdent(v.expr) && !strings.HasPrefix(v.expr, "__") && v.expr != "ctx" && v.expr != "rec" && v.expr != "cnt" {
 			p = v.expr // bare ARG form: the parameter is named after the variable
 		}
 		h.vars = append(h.vars, dwVar{expr: v.expr, param: p, bd: v.bd})
@@ -915,7 +920,9 @@ func dwCheckBuild(t *testing.T, bld dwBuild) dwFigures {
 	if err != nil {
 		t.Fatalf("runtime.Run: %v", err)
 	}
-	if readErrs != "" {
+	if readErrs != "" && bld.nullReads {
+		t.Logf("failed tracee reads counted: %s", readErrs)
+	} else if readErrs != "" {
 		t.Errorf("failed tracee reads counted: %s", readErrs)
 	}
 
@@ -1038,6 +1045,7 @@ func dwCountSitePrograms(res *bpfcc.Result, hs []*dwHandler) int {
 // dwCompare compares one bound expression over all hits of a site.
 func dwCompare(g []dwGDBRec, bh map[uint64]map[int]uint64, vi int, v dwVar) (ok, viaEntry, unverified bool, why string) {
 	var bad []string
+	noMemory := ""
 	for j, rec := range g {
 		got, have := bh[uint64(j)][vi]
 		if !have {
@@ -1045,6 +1053,16 @@ func dwCompare(g []dwGDBRec, bh map[uint64]map[int]uint64, vi int, v dwVar) (ok,
 			continue
 		}
 		want := rec.Vals[v.expr]
+		if strings.HasPrefix(want, "error: Cannot access memory") {
+			// A member through a NULL pointer: bpfcc's read fails and
+			// gives 0; the other hits are still compared.
+			if got != 0 {
+				bad = append(bad, fmt.Sprintf("hit %d: gdb cannot read the memory, bpfcc %#x", j, got))
+			} else if noMemory == "" {
+				noMemory = fmt.Sprintf("gdb says %q at hit %d, bpfcc read 0", want, j)
+			}
+			continue
+		}
 		if want == "optimized out" || strings.HasPrefix(want, "error") {
 			// gdb has no value at the site. An entry-value binding of a
 			// parameter is checked against gdb's value at function entry.
@@ -1068,6 +1086,9 @@ func dwCompare(g []dwGDBRec, bh map[uint64]map[int]uint64, vi int, v dwVar) (ok,
 	}
 	if len(bad) > 0 {
 		return false, viaEntry, false, strings.Join(bad, "; ")
+	}
+	if noMemory != "" {
+		return false, viaEntry, true, noMemory
 	}
 	return true, viaEntry, false, ""
 }

@@ -1,0 +1,272 @@
+package tests
+
+// Real software against gdb (issue 13): the Lua interpreter from Debian's
+// source package (apt-get source lua5.4, fetched and built at test time
+// into the user cache, never committed), built with gcc -O0, gcc -O2 and
+// clang-19 -O2, runs tests/dwarf/realworld/work.lua. The probes are chosen
+// from what the workload executes: gdb lists the functions it reaches, a
+// deterministic sample of those called at most dwRWMaxHits times is
+// probed, and every scalar variable in scope at each function's entry and
+// the scalar members of the structs its pointer parameters point to are
+// bound and compared with gdb's values at every call.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bpfcc/bpfcc/dwarfvars"
+)
+
+const (
+	// dwRWProbes bounds the functions probed per build, dwRWMaxHits the
+	// calls of each (gdb stops at every one).
+	dwRWProbes  = 16
+	dwRWMaxHits = 40
+)
+
+// dwDebianSource returns the unpacked source of a Debian package in the
+// test cache, fetching it with apt-get source the first time; it skips
+// when that is not possible (no deb-src entry, no network).
+func dwDebianSource(t *testing.T, pkg string) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no cache directory: %v", err)
+	}
+	dir := filepath.Join(cache, "bpfcc-tests", "dwarf-realworld")
+	find := func() string {
+		ms, _ := filepath.Glob(filepath.Join(dir, pkg+"-*", "debian"))
+		if len(ms) == 0 {
+			return ""
+		}
+		return filepath.Dir(ms[0])
+	}
+	if d := find(); d != "" {
+		return d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("apt-get", "source", pkg)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("apt-get source %s failed (enable deb-src in the apt sources and run apt-get update): %v\n%s", pkg, err, out)
+	}
+	d := find()
+	if d == "" {
+		t.Skipf("apt-get source %s left no source tree in %s", pkg, dir)
+	}
+	return d
+}
+
+// dwLuaBuilds builds the interpreter (all of src/ but luac.c) per
+// configuration, cached beside the source.
+func dwLuaBuilds(t *testing.T, src string) []dwBuild {
+	t.Helper()
+	gcc := dwRequireGCC(t)
+	inc := filepath.Join(src, "bpfcc-include")
+	if err := os.MkdirAll(inc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Debian's luaconf.h includes a header its build generates.
+	if err := os.WriteFile(filepath.Join(inc, "lua5.4-deb-multiarch.h"), []byte("#define DEB_HOST_MULTIARCH \"x86_64-linux-gnu\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := filepath.Glob(filepath.Join(src, "src", "*.c"))
+	var cs []string
+	for _, f := range all {
+		if filepath.Base(f) != "luac.c" {
+			cs = append(cs, f)
+		}
+	}
+	script, err := filepath.Abs(filepath.Join("dwarf", "realworld", "work.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var builds []dwBuild
+	add := func(name, cc, opt string) {
+		out := filepath.Join(src, "bpfcc-lua-"+name)
+		if _, err := os.Stat(out); err != nil {
+			args := append([]string{"-g", opt, "-std=gnu99", "-I" + inc, "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX", "-o", out + ".tmp"}, cs...)
+			args = append(args, "-lm", "-ldl")
+			if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+				t.Fatalf("%s %s: %v\n%s", cc, strings.Join(args, " "), err, b)
+			}
+			if err := os.Rename(out+".tmp", out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		builds = append(builds, dwBuild{name: "lua-" + name, path: out, args: []string{script}, nullReads: true})
+	}
+	add("gcc-O0", gcc, "-O0")
+	add("gcc-O2", gcc, "-O2")
+	if c := clangPath(); c != "" {
+		add("clang19-O2", c, "-O2")
+	}
+	return builds
+}
+
+// dwRWDriver runs the program under gdb with a breakpoint on each
+// candidate function and writes how often each was called (up to a cap:
+// a function called more often is dropped from its breakpoint's list).
+const dwRWDriver = `
+import gdb, json
+fns = json.loads(FNS)
+hits = {}
+class B(gdb.Breakpoint):
+    def stop(self):
+        hits[self.fn] = hits.get(self.fn, 0) + 1
+        if hits[self.fn] > CAP:
+            self.enabled = False
+        return False
+for f in fns:
+    try:
+        b = B(f, internal=True)
+        b.fn = f
+    except Exception:
+        pass
+gdb.execute("run")
+json.dump(hits, open(OUT, "w"))
+`
+
+// dwRWCandidates lists the functions of the binary's own sources with a
+// symbol of their own name (not clones), each defined once.
+func dwRWCandidates(t *testing.T, path, srcDir string) []string {
+	out, err := exec.Command("nm", "--defined-only", path).Output()
+	if err != nil {
+		t.Skipf("nm: %v", err)
+	}
+	count := map[string]int{}
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 3 && (f[1] == "T" || f[1] == "t") && !strings.Contains(f[2], ".") {
+			count[f[2]]++
+		}
+	}
+	b, err := dwarfvars.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var fns []string
+	for n, c := range count {
+		if c != 1 || n == "main" || strings.HasPrefix(n, "_") {
+			continue
+		}
+		p, err := dwarfvars.ParseProbe(n)
+		if err != nil {
+			continue
+		}
+		sites, err := b.Resolve(p)
+		if err != nil || len(sites) != 1 || sites[0].File == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(srcDir, filepath.Base(sites[0].File))); err != nil {
+			continue // not the program's own source (the C library's, say)
+		}
+		fns = append(fns, n)
+	}
+	sort.Strings(fns)
+	return fns
+}
+
+// dwRWCalls counts the workload's calls of fns under gdb (capped).
+func dwRWCalls(t *testing.T, bld dwBuild, fns []string) map[string]int {
+	dir := t.TempDir()
+	js, _ := json.Marshal(fns)
+	outPath := filepath.Join(dir, "calls.json")
+	script := fmt.Sprintf("FNS = %q\nOUT = %q\nCAP = %d\n", js, outPath, dwRWMaxHits) + dwRWDriver
+	sp := filepath.Join(dir, "calls.py")
+	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"-i", dwGDB, "-batch", "-nx", "-ex", "set startup-with-shell off", "-x", sp, "--args"}, bld.argv()...)
+	cmd := exec.Command("env", args...)
+	cmd.WaitDelay = time.Minute
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, b)
+	}
+	data, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatalf("gdb wrote no call counts: %v\n%s", err, b)
+	}
+	calls := map[string]int{}
+	if err := json.Unmarshal(data, &calls); err != nil {
+		t.Fatal(err)
+	}
+	return calls
+}
+
+// dwRWProbes picks the probes: a deterministic spread over the functions
+// the workload calls at most dwRWMaxHits times, each with the scalar
+// members of the structs its pointer variables point to.
+func dwRWProbesFor(t *testing.T, bld dwBuild, srcDir string) func(testing.TB, *dwarfvars.Binary) []dwProbe {
+	fns := dwRWCandidates(t, bld.path, srcDir)
+	calls := dwRWCalls(t, bld, fns)
+	var called []string
+	for _, f := range fns {
+		if n := calls[f]; n > 0 && n <= dwRWMaxHits {
+			called = append(called, f)
+		}
+	}
+	t.Logf("%s: %d functions, %d called by the workload at most %d times", bld.name, len(fns), len(called), dwRWMaxHits)
+	step := max(1, (len(called)+dwRWProbes-1)/dwRWProbes)
+	var pick []string
+	for i := 0; i < len(called); i += step {
+		pick = append(pick, called[i])
+	}
+	return func(tb testing.TB, b *dwarfvars.Binary) []dwProbe {
+		var ps []dwProbe
+		for _, f := range pick {
+			p, _ := dwarfvars.ParseProbe(f)
+			sites, err := b.Resolve(p)
+			if err != nil || len(sites) == 0 {
+				continue
+			}
+			vs, _ := b.Vars(sites[0])
+			var extras []string
+			for _, v := range vs {
+				if v.Type == nil || v.Type.Kind != dwarfvars.KindPointer || v.Type.Elem == nil {
+					continue
+				}
+				n := 0
+				for _, m := range v.Type.Elem.Members {
+					if _, ok := dwCType(m.Type); ok && m.Name != "" && n < 4 {
+						extras = append(extras, v.Name+"->"+m.Name)
+						n++
+					}
+				}
+			}
+			ps = append(ps, dwProbe{f, extras})
+		}
+		return ps
+	}
+}
+
+func TestDWARFRealWorld(t *testing.T) {
+	dwRequireE2E(t)
+	if testing.Short() {
+		t.Skip("builds a Debian package from source")
+	}
+	src := dwDebianSource(t, "lua5.4")
+	var rows []string
+	for _, bld := range dwLuaBuilds(t, src) {
+		t.Run(bld.name, func(t *testing.T) {
+			bld.probes = dwRWProbesFor(t, bld, filepath.Join(src, "src"))
+			f := dwCheckBuild(t, bld)
+			row := fmt.Sprintf("%-16s %4d triples, %4d equal gdb; %4d comparisons, %4d equal, %3d where gdb cannot read the memory either (bpfcc 0); %3d refused where gdb prints a value, %3d refused where gdb has none",
+				bld.name, f.unique, f.uniqueMatched, f.compared, f.matched, f.unverified, f.gaps, f.refusedOK)
+			rows = append(rows, row)
+			t.Log(row)
+		})
+	}
+	t.Logf("lua5.4 (%s):\n%s", filepath.Base(src), strings.Join(rows, "\n"))
+}
