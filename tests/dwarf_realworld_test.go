@@ -17,10 +17,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 )
 
@@ -269,4 +271,84 @@ func TestDWARFRealWorld(t *testing.T) {
 		})
 	}
 	t.Logf("lua5.4 (%s):\n%s", filepath.Base(src), strings.Join(rows, "\n"))
+}
+
+// dwLuaTypesExprs are gdb's expressions for what lua_types.c records, by
+// tag.
+var dwLuaTypesExprs = []string{
+	"L->status", "L->l_G->GCdebt", "L->l_G->mainthread->status", "L->l_G->mainthread->nCcalls",
+	"L->ci->callstatus", "(long)L->ci->func", "L->l_G->strt.nuse", "L->l_G->strt.size",
+	"L->top->val.tt_", "L->l_G->currentwhite", "L->nCcalls", "L->ci->previous->callstatus",
+}
+
+// TestDWARFRealWorldTargetTypes: a handler taking lua's lua_State *L and
+// reading up to three pointers deep with BPFCC_READ, its types generated
+// from each lua build's DWARF, records gdb's values at every call.
+func TestDWARFRealWorldTargetTypes(t *testing.T) {
+	dwRequireE2E(t)
+	if testing.Short() {
+		t.Skip("builds a Debian package from source")
+	}
+	src := dwDebianSource(t, "lua5.4")
+	handler := filepath.Join("dwarf", "realworld", "lua_types.c")
+	cases, matched, noMem := 0, 0, 0
+	for _, bld := range dwLuaBuilds(t, src) {
+		t.Run(bld.name, func(t *testing.T) {
+			res, err := bpfcc.Compile(handler, bpfcc.Options{Binary: bld.path, OptLevel: -1})
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			maps, errOut, err := dwRunMaps(res.Spec, append([]string{"env", "-i", "setarch", "-R"}, bld.argv()...))
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, errOut)
+			}
+			got := map[[2]uint64]uint64{}
+			for _, e := range maps["rec"] {
+				var k struct{ Seq, Tag json.Number }
+				if err := json.Unmarshal(e.Key, &k); err != nil {
+					t.Fatalf("rec key %s: %v", e.Key, err)
+				}
+				n, _ := strconv.ParseUint(k.Seq.String(), 10, 64)
+				tag, _ := strconv.ParseUint(k.Tag.String(), 10, 64)
+				v, err := strconv.ParseInt(strings.TrimSpace(string(e.Value)), 10, 64)
+				if err != nil {
+					t.Fatalf("rec value %s: %v", e.Value, err)
+				}
+				got[[2]uint64{n, tag}] = uint64(v)
+			}
+			gdb, err := dwRunGDB(t, bld.argv(), false, []dwGDBSite{{ID: "luaH_new", Loc: "luaH_new", Func: "luaH_new", Exprs: dwLuaTypesExprs}}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits := gdb["luaH_new"]
+			if len(hits) == 0 || len(got) != len(hits)*len(dwLuaTypesExprs) {
+				t.Fatalf("gdb stopped %d times, the handler recorded %d values (want %d per call)", len(hits), len(got), len(dwLuaTypesExprs))
+			}
+			for j, h := range hits {
+				for tag, e := range dwLuaTypesExprs {
+					cases++
+					want := h.Vals[e]
+					g := got[[2]uint64{uint64(j), uint64(tag)}]
+					if strings.HasPrefix(want, "error: Cannot access memory") {
+						if g != 0 {
+							t.Errorf("call %d %s: gdb cannot read it, the handler read %#x", j, e, g)
+						} else {
+							noMem++
+						}
+						continue
+					}
+					w, err := strconv.ParseUint(want, 16, 64)
+					switch {
+					case err != nil:
+						t.Errorf("call %d %s: gdb printed %q", j, e, want)
+					case g != w:
+						t.Errorf("call %d %s: handler %#x, gdb %s", j, e, g, want)
+					default:
+						matched++
+					}
+				}
+			}
+		})
+	}
+	t.Logf("%d (call, expression) cases: %d equal gdb's, %d where neither can read the memory (NULL)", cases, matched, noMem)
 }
