@@ -141,14 +141,18 @@ func (b *Binary) cTypeIndex() (*cTypeIndex, error) {
 			continue
 		}
 		name, _ := e.Val(dwarf.AttrName).(string)
+		var m map[string][]dwarf.Offset
 		switch e.Tag {
 		case dwarf.TagStructType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType:
-			if name != "" {
-				idx.tags[name] = append(idx.tags[name], e.Offset)
-			}
+			m = idx.tags
 		case dwarf.TagTypedef:
-			if name != "" {
-				idx.typedefs[name] = append(idx.typedefs[name], e.Offset)
+			m = idx.typedefs
+		}
+		if m != nil && name != "" {
+			m[name] = append(m[name], e.Offset)
+			if c := cIdent(name); c != name {
+				// As C names it (Go's main.T is struct main_T).
+				m[c] = append(m[c], e.Offset)
 			}
 		}
 		if e.Children {

@@ -67,7 +67,7 @@ func TestCTypesGoBinary(t *testing.T) {
 		t.Skipf("test binary without DWARF: %v", err)
 	}
 	defer b.Close()
-	text, err := b.CTypes(CTypesOptions{Roots: []string{"runtime.g", "runtime.pageAlloc"}, Strict: true})
+	text, err := b.CTypes(CTypesOptions{Roots: []string{"runtime.g", "runtime_pageAlloc"}, Strict: true})
 	if err != nil {
 		t.Fatal(err)
 	}
