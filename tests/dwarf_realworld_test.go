@@ -1,21 +1,25 @@
 package tests
 
-// Real software against gdb (issue 13): the Lua interpreter from Debian's
-// source package (apt-get source lua5.4, fetched and built at test time
-// into the user cache, never committed), built with gcc -O0, gcc -O2 and
-// clang-19 -O2, runs tests/dwarf/realworld/work.lua. The probes are chosen
-// from what the workload executes: gdb lists the functions it reaches, a
-// deterministic sample of those called at most dwRWMaxHits times is
-// probed, and every scalar variable in scope at each function's entry and
-// the scalar members of the structs its pointer parameters point to are
-// bound and compared with gdb's values at every call.
+// Real software against gdb (issue 13): programs from Debian source
+// packages (apt-get source, fetched and built at test time into the user
+// cache, never committed) — the Lua interpreter running
+// tests/dwarf/realworld/work.lua, zlib's minigzip and bzip2 compressing
+// that file — each built with gcc -O0, gcc -O2 and clang-19 -O2. The
+// probes are chosen from what the workload executes: gdb counts the calls
+// of the program's own functions, a deterministic sample of those called
+// at most dwRWMaxHits times is probed, and every scalar variable in scope
+// at each function's entry and the scalar members of the structs its
+// pointer variables point to are bound and compared with gdb's values at
+// every call.
 
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,36 +72,78 @@ func dwDebianSource(t *testing.T, pkg string) string {
 	return d
 }
 
-// dwLuaBuilds builds the interpreter (all of src/ but luac.c) per
-// configuration, cached beside the source.
-func dwLuaBuilds(t *testing.T, src string) []dwBuild {
+// dwRWPackage is a Debian source package built into one program.
+type dwRWPackage struct {
+	// name is the source package; dir holds the program's own sources
+	// (relative to the tree; probes are chosen among their functions).
+	name, dir string
+	// srcs are the C files (globs relative to the tree), less skip.
+	srcs, skip []string
+	// flags are extra compiler flags; prepare may add generated headers.
+	flags   []string
+	prepare func(t *testing.T, tree string) []string
+	libs    []string
+	// args are the workload's arguments, given the workload file.
+	args func(work string) []string
+}
+
+// dwRWPackages are the programs of the real-software tests: the Lua
+// interpreter running work.lua, and zlib's minigzip and bzip2 compressing
+// it.
+var dwRWPackages = []dwRWPackage{
+	{name: "lua5.4", dir: "src", srcs: []string{"src/*.c"}, skip: []string{"luac.c"},
+		flags: []string{"-std=gnu99", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"}, libs: []string{"-lm", "-ldl"},
+		prepare: func(t *testing.T, tree string) []string {
+			// Debian's luaconf.h includes a header its build generates.
+			inc := filepath.Join(tree, "bpfcc-include")
+			if err := os.MkdirAll(inc, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(inc, "lua5.4-deb-multiarch.h"), []byte("#define DEB_HOST_MULTIARCH \"x86_64-linux-gnu\"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"-I" + inc}
+		},
+		args: func(work string) []string { return []string{work} }},
+	{name: "zlib", dir: ".", srcs: []string{"*.c", "test/minigzip.c"}, flags: []string{"-DHAVE_UNISTD_H", "-DHAVE_STDARG_H", "-D_LARGEFILE64_SOURCE=1"},
+		args: func(work string) []string { return []string{"-c", "-9", work} }},
+	{name: "bzip2", dir: ".", srcs: []string{"*.c"}, skip: []string{"bzip2recover.c", "dlltest.c", "mk251.c", "spewG.c", "unzcrash.c"},
+		flags: []string{"-D_FILE_OFFSET_BITS=64"},
+		args:  func(work string) []string { return []string{"-c", "-k", "-1", work} }},
+}
+
+// dwRWBuilds builds a package's program per configuration (gcc -O0,
+// gcc -O2, clang-19 -O2), cached beside its source.
+func dwRWBuilds(t *testing.T, pkg dwRWPackage, tree string) []dwBuild {
 	t.Helper()
 	gcc := dwRequireGCC(t)
-	inc := filepath.Join(src, "bpfcc-include")
-	if err := os.MkdirAll(inc, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Debian's luaconf.h includes a header its build generates.
-	if err := os.WriteFile(filepath.Join(inc, "lua5.4-deb-multiarch.h"), []byte("#define DEB_HOST_MULTIARCH \"x86_64-linux-gnu\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	all, _ := filepath.Glob(filepath.Join(src, "src", "*.c"))
 	var cs []string
-	for _, f := range all {
-		if filepath.Base(f) != "luac.c" {
-			cs = append(cs, f)
+	for _, g := range pkg.srcs {
+		ms, _ := filepath.Glob(filepath.Join(tree, g))
+		for _, f := range ms {
+			if !slices.Contains(pkg.skip, filepath.Base(f)) {
+				cs = append(cs, f)
+			}
 		}
 	}
-	script, err := filepath.Abs(filepath.Join("dwarf", "realworld", "work.lua"))
+	flags := pkg.flags
+	if pkg.prepare != nil {
+		flags = append(append([]string{}, flags...), pkg.prepare(t, tree)...)
+	}
+	work, err := filepath.Abs(filepath.Join("dwarf", "realworld", "work.lua"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var builds []dwBuild
 	add := func(name, cc, opt string) {
-		out := filepath.Join(src, "bpfcc-lua-"+name)
+		args := append(append([]string{"-g", opt}, flags...), cs...)
+		args = append(args, pkg.libs...)
+		// The cached build is named after its command line.
+		h := fnv.New32a()
+		h.Write([]byte(cc + " " + strings.Join(args, " ")))
+		out := filepath.Join(tree, fmt.Sprintf("bpfcc-%s-%s-%08x", pkg.name, name, h.Sum32()))
 		if _, err := os.Stat(out); err != nil {
-			args := append([]string{"-g", opt, "-std=gnu99", "-I" + inc, "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX", "-o", out + ".tmp"}, cs...)
-			args = append(args, "-lm", "-ldl")
+			args = append(args, "-o", out+".tmp")
 			if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 				t.Fatalf("%s %s: %v\n%s", cc, strings.Join(args, " "), err, b)
 			}
@@ -105,7 +151,7 @@ func dwLuaBuilds(t *testing.T, src string) []dwBuild {
 				t.Fatal(err)
 			}
 		}
-		builds = append(builds, dwBuild{name: "lua-" + name, path: out, args: []string{script}, nullReads: true})
+		builds = append(builds, dwBuild{name: pkg.name + "-" + name, path: out, args: pkg.args(work), nullReads: true})
 	}
 	add("gcc-O0", gcc, "-O0")
 	add("gcc-O2", gcc, "-O2")
@@ -256,21 +302,23 @@ func dwRWProbesFor(t *testing.T, bld dwBuild, srcDir string) func(testing.TB, *d
 func TestDWARFRealWorld(t *testing.T) {
 	dwRequireE2E(t)
 	if testing.Short() {
-		t.Skip("builds a Debian package from source")
+		t.Skip("builds Debian packages from source")
 	}
-	src := dwDebianSource(t, "lua5.4")
 	var rows []string
-	for _, bld := range dwLuaBuilds(t, src) {
-		t.Run(bld.name, func(t *testing.T) {
-			bld.probes = dwRWProbesFor(t, bld, filepath.Join(src, "src"))
-			f := dwCheckBuild(t, bld)
-			row := fmt.Sprintf("%-16s %4d triples, %4d equal gdb; %4d comparisons, %4d equal, %3d where gdb cannot read the memory either (bpfcc 0); %3d refused where gdb prints a value, %3d refused where gdb has none",
-				bld.name, f.unique, f.uniqueMatched, f.compared, f.matched, f.unverified, f.gaps, f.refusedOK)
-			rows = append(rows, row)
-			t.Log(row)
-		})
+	for _, pkg := range dwRWPackages {
+		tree := dwDebianSource(t, pkg.name)
+		for _, bld := range dwRWBuilds(t, pkg, tree) {
+			t.Run(bld.name, func(t *testing.T) {
+				bld.probes = dwRWProbesFor(t, bld, filepath.Join(tree, pkg.dir))
+				f := dwCheckBuild(t, bld)
+				row := fmt.Sprintf("%-20s %4d triples, %4d equal gdb; %4d comparisons, %4d equal, %3d where gdb cannot read the memory either (bpfcc 0); %3d refused where gdb prints a value, %3d refused where gdb has none",
+					bld.name, f.unique, f.uniqueMatched, f.compared, f.matched, f.unverified, f.gaps, f.refusedOK)
+				rows = append(rows, row)
+				t.Log(row)
+			})
+		}
 	}
-	t.Logf("lua5.4 (%s):\n%s", filepath.Base(src), strings.Join(rows, "\n"))
+	t.Logf("real software vs gdb:\n%s", strings.Join(rows, "\n"))
 }
 
 // dwLuaTypesExprs are gdb's expressions for what lua_types.c records, by
@@ -292,7 +340,7 @@ func TestDWARFRealWorldTargetTypes(t *testing.T) {
 	src := dwDebianSource(t, "lua5.4")
 	handler := filepath.Join("dwarf", "realworld", "lua_types.c")
 	cases, matched, noMem := 0, 0, 0
-	for _, bld := range dwLuaBuilds(t, src) {
+	for _, bld := range dwRWBuilds(t, dwRWPackages[0], src) {
 		t.Run(bld.name, func(t *testing.T) {
 			res, err := bpfcc.Compile(handler, bpfcc.Options{Binary: bld.path, OptLevel: -1})
 			if err != nil {
