@@ -342,7 +342,7 @@ func TestDWARFRealWorldTargetTypes(t *testing.T) {
 	cases, matched, noMem := 0, 0, 0
 	for _, bld := range dwRWBuilds(t, dwRWPackages[0], src) {
 		t.Run(bld.name, func(t *testing.T) {
-			res, err := bpfcc.Compile(handler, bpfcc.Options{Binary: bld.path, OptLevel: -1})
+			res, err := bpfcc.Compile(handler, bpfcc.Options{Binary: bld.path})
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}

@@ -82,7 +82,7 @@ func TestDWARFTargetTypes(t *testing.T) {
 	cases, matched := 0, 0
 	for _, bld := range dwTypesTargets(t) {
 		t.Run(bld.name, func(t *testing.T) {
-			res, err := bpfcc.Compile(handler, bpfcc.Options{Binary: bld.path, OptLevel: -1})
+			res, err := bpfcc.Compile(handler, bpfcc.Options{Binary: bld.path})
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
