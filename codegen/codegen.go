@@ -198,8 +198,8 @@ func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.F
 	mf.slotOff, mf.slotBytes = layoutSlots(f)
 	// Checked before instruction selection, which need not handle such
 	// offsets; verify checks the final frame, spills included.
-	if err := frameError(f, mf.slotBytes); err != nil {
-		return nil, err
+	if mf.slotBytes > MaxStack {
+		return nil, diag.List{frameError(f.Name, f.Pos, mf.slotBytes)}
 	}
 	if err := selectFunc(f, mf, cpu); err != nil {
 		return nil, inFunc(f, err)

@@ -77,12 +77,9 @@ func checkArgRegs(m *ir.Module) error {
 	return nil
 }
 
-// frameError reports a frame of size bytes over the limit, or nil.
-func frameError(f *ir.Func, size int) error {
-	if size > MaxStack {
-		return errorAt(f.Pos, "function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", f.Name, size, MaxStack)
-	}
-	return nil
+// frameError is a frame of size bytes over the limit.
+func frameError(name string, pos ir.Pos, size int) diag.Diagnostic {
+	return at(pos, diag.Error, "function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", name, size, MaxStack)
 }
 
 // verify checks the object against the kernel's limits, as the kernel
@@ -94,7 +91,7 @@ func verify(o *obj.Object) (warnings diag.List, err error) {
 	var dl diag.List
 	for _, f := range o.Funcs {
 		if f.StackSize > MaxStack {
-			dl = append(dl, at(f.Pos, diag.Error, "function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", f.Name, f.StackSize, MaxStack))
+			dl = append(dl, frameError(f.Name, f.Pos, f.StackSize))
 		}
 	}
 	if len(dl) > 0 {
