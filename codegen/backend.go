@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -86,23 +87,23 @@ func (s *fstate) stack() int { return s.mf.slotBytes + 8*s.mf.spills }
 
 // findTraps diagnoses a trap the IR passes left reachable: a construct
 // lower could only compile to a run-time failure.
-func findTraps(s *fstate) error {
-	if in, ok := reachableTrap(s.f); ok {
-		return &TrapError{Func: s.f.Name, Pos: in.Pos, Msg: in.Note}
+func findTraps(s *fstate) error { return reachableTrap(s.f) }
+
+func layoutFrame(s *fstate) error {
+	f := s.f
+	s.mf = &mfunc{name: f.Name, pos: f.Pos, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
+	s.mf.slotOff, s.mf.slotBytes = layoutSlots(f)
+	// Checked before instruction selection, which need not handle such
+	// offsets; verify checks the final frame, spills included.
+	if s.mf.slotBytes > MaxStack {
+		return diag.List{frameError(f.Name, f.Pos, s.mf.slotBytes)}
 	}
 	return nil
 }
 
-func layoutFrame(s *fstate) error {
-	f := s.f
-	s.mf = &mfunc{name: f.Name, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
-	s.mf.slotOff, s.mf.slotBytes = layoutSlots(f)
-	return checkFrame(f.Name, s.mf.slotBytes)
-}
-
 func selectInstrs(s *fstate) error {
 	if err := selectFunc(s.f, s.mf, s.cpu); err != nil {
-		return fmt.Errorf("function %q: %w", s.f.Name, err)
+		return inFunc(s.f, err)
 	}
 	return nil
 }
@@ -110,16 +111,16 @@ func selectInstrs(s *fstate) error {
 func allocateRegs(s *fstate) error {
 	color, err := allocate(s.mf)
 	if err != nil {
-		return fmt.Errorf("function %q: %w", s.f.Name, err)
+		return inFunc(s.f, err)
 	}
 	s.color = color
-	return checkFrame(s.f.Name, s.stack())
+	return nil
 }
 
 func emit(s *fstate) error {
 	fn, err := emitFunc(s.mf, s.color, s.cpu, s.src)
 	if err != nil {
-		return fmt.Errorf("function %q: %w", s.f.Name, err)
+		return inFunc(s.f, err)
 	}
 	fn.Section = s.f.Section
 	if fn.Section == "" {
@@ -129,6 +130,7 @@ func emit(s *fstate) error {
 	fn.Hidden = s.f.Hidden
 	fn.BTF = s.f.BTF
 	fn.StackSize = s.stack()
+	fn.Pos = s.f.Pos
 	s.fn = fn
 	return nil
 }

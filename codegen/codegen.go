@@ -4,12 +4,14 @@
 package codegen
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
 
 	"github.com/bpfcc/bpfcc/codegen/internal/opt"
 	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -46,12 +48,15 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	}
 	cpu := opts.CPU
 	if cpu == 0 {
-		cpu = 3
+		cpu = DefaultCPU
 	}
 	if cpu < 1 || cpu > 4 {
 		return nil, fmt.Errorf("codegen: unsupported -mcpu=v%d (want 1..4)", opts.CPU)
 	}
-	mod, err := opt.Run(m, opt.Config{CPU: cpu, OptLevel: opts.OptLevel, AfterPass: opts.AfterPass})
+	if err := checkInput(m); err != nil {
+		return nil, err
+	}
+	mod, err := opt.Run(m, opt.Config{CPU: cpu, OptLevel: opts.OptLevel, AfterPass: opts.AfterPass, CheckModule: checkArgRegs})
 	if err != nil {
 		return nil, err
 	}
@@ -85,12 +90,21 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		}
 		out.Funcs = append(out.Funcs, fn)
 	}
+	if out.Warnings, err = verify(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
-// ArgRegsError is a call or function that needs more than 5 argument
-// registers after inlining.
-type ArgRegsError = opt.ArgRegsError
+// inFunc returns an error in the input (a diag.List, positioned already)
+// as it is, and names the function in an internal error.
+func inFunc(f *ir.Func, err error) error {
+	var dl diag.List
+	if errors.As(err, &dl) {
+		return dl
+	}
+	return fmt.Errorf("function %q: %w", f.Name, err)
+}
 
 // nakedFunc is a __attribute__((naked)) function: the code of its asm
 // statements and nothing else, as clang emits it.
@@ -113,5 +127,6 @@ func nakedFunc(f *ir.Func, src *sourceCache) *obj.Func {
 	}
 	fn.Static = f.Static
 	fn.BTF = f.BTF
+	fn.Pos = f.Pos
 	return fn
 }

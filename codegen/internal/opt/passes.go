@@ -24,6 +24,11 @@ type Config struct {
 	// nil after a module pass (m is the whole module). It is how a
 	// caller dumps the IR after a pass or times the passes.
 	AfterPass func(pass string, m *ir.Module, f *ir.Func, took time.Duration)
+	// CheckModule, when set, checks the module after the module passes
+	// (inlining) and before the function passes, whose errors Run
+	// returns as they are: codegen's check of argument registers, which
+	// must see every call inlining left, before passes delete dead ones.
+	CheckModule func(m *ir.Module) error
 }
 
 // A pass is one entry of the table. Exactly one of mod, fn and loop is
@@ -59,7 +64,6 @@ type passCtx struct {
 // A name ending in a digit is the pass's second run.
 var passes = []pass{
 	{name: "inline", mod: inlinePass, required: true},
-	{name: "argregs", mod: argRegsPass, required: true},
 	{name: "entry", fn: ensureEntry, required: true},
 	{name: "unreachable", fn: removeUnreachable, required: true},
 	{name: "fold", fn: foldConstants},
@@ -88,7 +92,6 @@ var passes = []pass{
 // TestPassOrder checks them against the table, as Go's ssa checks its
 // passOrder.
 var passOrder = []struct{ a, b, why string }{
-	{"inline", "argregs", "only calls left after inlining pass arguments in registers"},
 	{"inline", "entry", "function passes see the inlined bodies"},
 	{"inline", "constp", "inlining makes __builtin_constant_p arguments constant"},
 	{"entry", "unreachable", "reachability walks from an entry no branch targets"},
@@ -115,8 +118,6 @@ func inlinePass(m *ir.Module, c *passCtx) error {
 	}
 	return nil
 }
-
-func argRegsPass(m *ir.Module, _ *passCtx) error { return checkArgRegs(m) }
 
 // PassNames lists the passes in the order they run (a loop entry's body
 // passes after it), for -d=ir:after=PASS.
@@ -161,6 +162,11 @@ func Run(m *ir.Module, cfg Config) (*ir.Module, error) {
 			return nil, err
 		}
 		r.after(p.name, nil, start)
+	}
+	if cfg.CheckModule != nil {
+		if err := cfg.CheckModule(mod); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range mod.Funcs {
 		if f.Naked {
