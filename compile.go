@@ -21,8 +21,35 @@ import (
 	"github.com/bpfcc/bpfcc/lower"
 )
 
-// Options configure one compilation. The zero value means -O0 -g -mcpu=v3;
-// set OptLevel to -1 (or 2) for the command's default, -O2.
+// OptLevel is an optimisation level (-O0, -O1, -O2). Its zero value is
+// the default, so that a zero Options compiles as the command does.
+type OptLevel int
+
+const (
+	ODefault OptLevel = iota // -O2
+	O0
+	O1
+	O2
+)
+
+// Opt is the OptLevel of -On; n outside 0..2 is the default.
+func Opt(n int) OptLevel {
+	if n < 0 || n > 2 {
+		return ODefault
+	}
+	return O0 + OptLevel(n)
+}
+
+// Level is the numeric level, 0..2.
+func (o OptLevel) Level() int {
+	if o <= ODefault || o > O2 {
+		return 2
+	}
+	return int(o - O0)
+}
+
+// Options configure one compilation. The zero value is the command's
+// default: -O2 -g -mcpu=v3.
 type Options struct {
 	// Source, when non-nil, is compiled instead of reading path (path is then
 	// only used in diagnostics).
@@ -34,8 +61,8 @@ type Options struct {
 	Defines []string
 	// Undefines are -U arguments.
 	Undefines []string
-	// OptLevel is 0, 1 or 2; -1 selects the default (2).
-	OptLevel int
+	// OptLevel is O0, O1 or O2; the zero value is the default, O2.
+	OptLevel OptLevel
 	// NoDebug drops .BTF.ext line and func info (-g0).
 	NoDebug bool
 	// CPU is the -mcpu version 1..4; 0 selects the default (3).
@@ -95,10 +122,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if cpu < 1 || cpu > 4 {
 		return nil, fmt.Errorf("unsupported -mcpu=v%d (want v1..v4)", cpu)
 	}
-	opt := opts.OptLevel
-	if opt < 0 {
-		opt = 2
-	}
+	opt := opts.OptLevel.Level()
 	u, err := frontend.Parse(path, frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu})
 	if err != nil {
 		return nil, err

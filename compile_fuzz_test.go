@@ -65,7 +65,7 @@ type compileOutcome struct {
 func compileBounded(src []byte, timeout time.Duration) (compileOutcome, bool) {
 	done := make(chan compileOutcome, 1)
 	go func() {
-		res, err := bpfcc.Compile("fuzz.c", bpfcc.Options{Source: src, OptLevel: -1})
+		res, err := bpfcc.Compile("fuzz.c", bpfcc.Options{Source: src})
 		done <- compileOutcome{res, err}
 	}()
 	select {
@@ -167,7 +167,7 @@ func FuzzLoadELF(f *testing.F) {
 	}
 	srcs := corpusSources(f)
 	for _, p := range sortedKeys(srcs) {
-		if res, err := bpfcc.Compile(p, bpfcc.Options{OptLevel: -1}); err == nil {
+		if res, err := bpfcc.Compile(p, bpfcc.Options{}); err == nil {
 			f.Add(res.Object)
 		}
 	}

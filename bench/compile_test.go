@@ -21,7 +21,7 @@ func BenchmarkCompileXDP(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	gcs := ms.NumGC
 	for b.Loop() {
-		if _, err := bpfcc.Compile(xdpProgram, bpfcc.Options{OptLevel: -1}); err != nil {
+		if _, err := bpfcc.Compile(xdpProgram, bpfcc.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -38,7 +38,7 @@ func BenchmarkCompileLoops(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := bpfcc.Compile(path, bpfcc.Options{OptLevel: -1}); err != nil {
+				if _, err := bpfcc.Compile(path, bpfcc.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"modernc.org/cc/v4"
 
+	"github.com/bpfcc/bpfcc/internal/suggest"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -60,8 +61,10 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		fl.l.errorf(x, "builtin %s is not supported by bpfcc", name)
 		return value{op: ir.Imm(0), t: t}
 	}
-	if d == nil {
-		fl.l.errorf(x, "call to undeclared function %q", name)
+	if d == nil || d.IsSynthetic() && !libcBuiltins[name] {
+		// cc declares an undeclared callee implicitly; C99 and clang
+		// refuse, except library builtins (memcpy), which clang declares.
+		fl.l.errorf(x, "call to undeclared function %q%s", name, suggest.DidYouMean(name, fl.l.callableNames()))
 		return value{op: ir.Imm(0), t: t}
 	}
 	if d.Type().Kind() == cc.Ptr {
@@ -75,7 +78,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 			return v
 		}
 	}
-	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file", name)
+	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file%s", name, suggest.DidYouMean(name, fl.l.callableNames()))
 	return value{op: ir.Imm(0), t: t}
 }
 
@@ -400,4 +403,20 @@ func (fl *fnLowerer) externFuncAddr(d *cc.Declarator, t cc.Type) value {
 	r := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpSymAddr, Dst: r, Sym: d.Name()})
 	return value{op: ir.R(r), t: t}
+}
+
+// callableNames lists what a call in this unit can name: the helpers,
+// functions and kfuncs it declares, for a misspelled call's suggestions.
+func (l *lowerer) callableNames() []string {
+	var names []string
+	for d := range l.helpers {
+		names = append(names, d.Name())
+	}
+	for name := range l.funcs {
+		names = append(names, name)
+	}
+	for name := range l.ksymFuncs {
+		names = append(names, name)
+	}
+	return names
 }

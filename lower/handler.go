@@ -119,6 +119,12 @@ func (fl *fnLowerer) convertBound(p *cc.Parameter, bd *dwarfvars.Binding, raw ir
 	if ps := scalarSize(pt); size > 0 && ps < size {
 		fl.l.warnf(p, "binding %s (%d bytes) to %q (%s, %d bytes) loses data", bd.Expr.Text, size, p.Name(), pt, ps)
 	}
+	if isPtr(pt) && t != nil && t.Kind != dwarfvars.KindPointer && !(t.Kind == dwarfvars.KindBase && size == 8 && !signed) {
+		// A pointer parameter is dereferenced as tracee memory; an int's
+		// value is not an address. Unsigned 64-bit integers often hold
+		// one (uintptr_t), so they pass.
+		fl.l.warnf(p, "binding %s (%s, not a pointer) to pointer parameter %q (%s): its value is read as a tracee address; bind &%s for its address, or take it as an integer", bd.Expr.Text, t.Spelling, p.Name(), pt, bd.Expr.Text)
+	}
 	return fl.convert(v, pt)
 }
 

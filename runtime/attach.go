@@ -11,6 +11,8 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
 	"golang.org/x/sys/unix"
+
+	"github.com/bpfcc/bpfcc/internal/suggest"
 )
 
 // Target sets the attach point of one program explicitly.
@@ -212,7 +214,7 @@ func attachUprobe(prog *ebpf.Program, p attachPoint, pid int, execs map[string]*
 		l, err = ex.Uprobe(p.symbol, prog, uo)
 	}
 	if errors.Is(err, link.ErrNoSymbol) {
-		return nil, fmt.Errorf("%w: %s is not a function of %s%s", ErrNoSymbol, p.symbol, path, didYouMean(p.symbol, symbolNames(path)))
+		return nil, fmt.Errorf("%w: %s is not a function of %s%s", ErrNoSymbol, p.symbol, path, suggest.DidYouMean(p.symbol, symbolNames(path)))
 	}
 	if errors.Is(err, unix.ENOENT) && pid != 0 {
 		return nil, fmt.Errorf("process %d: %w", pid, err)

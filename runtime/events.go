@@ -58,10 +58,14 @@ const EventTag = abi.EventTag
 type eventReader struct {
 	name string
 	typ  btf.Type
-	perf *perf.Reader
-	ring *ringbuf.Reader
-	lost atomic.Uint64
-	n    atomic.Uint64
+	// stacks symbolises the stacks a record holds (nil: none can); tags
+	// are the record's members' decl tags.
+	stacks *stackCtx
+	tags   map[string][]string
+	perf   *perf.Reader
+	ring   *ringbuf.Reader
+	lost   atomic.Uint64
+	n      atomic.Uint64
 	// lostMap is a ring buffer's BPFCC_OUTPUT drop counter (per-CPU,
 	// one u64), nil when the map has none.
 	lostMap *ebpf.Map
@@ -138,8 +142,20 @@ func typeByName(s *btf.Spec, name string) btf.Type {
 	return nil
 }
 
+// eventTypes lists the record types of the output maps.
+func eventTypes(spec *ebpf.CollectionSpec, opts *Options) []btf.Type {
+	var types []btf.Type
+	for _, ms := range spec.Maps {
+		if isOutputMap(ms.Type) {
+			types = append(types, outputType(spec, ms, opts.OutputTypes))
+		}
+	}
+	return types
+}
+
 // startEvents opens a reader for every output map and starts printing.
-func startEvents(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, out *printer) ([]*eventReader, error) {
+// Stacks in the records are printed as frames.
+func startEvents(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, out *printer, stacks *stackCtx) ([]*eventReader, error) {
 	var names []string
 	for name, ms := range spec.Maps {
 		if isOutputMap(ms.Type) && coll.Maps[name] != nil {
@@ -151,7 +167,8 @@ func startEvents(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options
 	var readers []*eventReader
 	for _, name := range names {
 		ms := spec.Maps[name]
-		r := &eventReader{name: name, typ: outputType(spec, ms, opts.OutputTypes)}
+		r := &eventReader{name: name, typ: outputType(spec, ms, opts.OutputTypes), stacks: stacks}
+		r.tags = memberTags(r.typ)
 		if ms.Type == ebpf.RingBuf {
 			r.lostMap = coll.Maps[name+LostSuffix]
 		}
@@ -201,7 +218,12 @@ func (r *eventReader) loop(out *printer) {
 			out.diag("%s: %v", r.name, err)
 			v = hexString(sample)
 		}
-		out.event(r.name, v)
+		// Symbolised now, while the process and its mappings are alive.
+		var stacks []stackField
+		if r.stacks != nil {
+			stacks = r.stacks.recordStacks(r.tags, nil, v)
+		}
+		out.event(r.name, v, stacks)
 	}
 }
 

@@ -94,7 +94,7 @@ func TestGoldenOutput(t *testing.T) {
 	var ev bytes.Buffer
 	p := &printer{out: &ev, errw: &ev}
 	v, _ := Decode(eventType, eventBytes(42, -3, "my app"))
-	p.event("events", v)
+	p.event("events", v, nil)
 	p.lost("events", 5)
 	p.printk("target", 42, "n=1")
 	s.WriteString(ev.String())
@@ -106,7 +106,7 @@ func TestGoldenOutput(t *testing.T) {
 	j.WriteString(render(t, heat, heatKVs[:3], Options{JSON: true}))
 	ev.Reset()
 	p.json = true
-	p.event("events", v)
+	p.event("events", v, nil)
 	p.lost("events", 5)
 	p.printk("target", 42, "n=1")
 	j.WriteString(ev.String())

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -46,16 +47,28 @@ func (p *printer) diag(format string, args ...any) {
 }
 
 // event prints one decoded record from an output map.
-func (p *printer) event(mapName string, v any) {
+// Stack members are shown as "<N frames>" in the line, their frames
+// below it (in JSON, as "stacks").
+func (p *printer) event(mapName string, v any, stacks []stackField) {
 	if p.json {
-		p.jsonLine(map[string]any{"type": "event", "map": mapName, "data": v})
+		ev := map[string]any{"type": "event", "map": mapName, "data": v}
+		if len(stacks) > 0 {
+			ev["stacks"] = stacksJSON(stacks)
+		}
+		p.jsonLine(ev)
 		return
+	}
+	if len(stacks) > 0 {
+		v = summariseBuffers([]entry{{value: v}}, [][]stackField{stacks})[0].value
 	}
 	line := FormatRecord(v)
 	if p.prefix {
 		line = mapName + ": " + line
 	}
-	p.text(line + "\n")
+	var b strings.Builder
+	b.WriteString(line + "\n")
+	writeFrames(&b, "  ", stacks)
+	p.text(b.String())
 }
 
 // printk prints one bpf_printk line.

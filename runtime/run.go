@@ -214,7 +214,8 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 			s.out.diag("bpf_printk output unavailable: %v", err)
 		}
 	}
-	if s.events, err = startEvents(s.spec, s.coll, s.opts, s.out); err != nil {
+	s.stacks = newStackCtx(s.spec, s.coll, pid, s.cmd, eventTypes(s.spec, s.opts))
+	if s.events, err = startEvents(s.spec, s.coll, s.opts, s.out, s.stacks); err != nil {
 		return fmt.Errorf("%w: %w", ErrAttach, err)
 	}
 	if interrupted() {
@@ -222,6 +223,9 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	}
 	if s.links, err = attachAll(s.coll, plans, s.opts, uprobePID); err != nil {
 		return err
+	}
+	if s.stacks != nil {
+		s.stacks.sym.addProbes(plans)
 	}
 	if interrupted() {
 		return ErrInterrupted
@@ -235,7 +239,6 @@ func (s *session) run(ctx context.Context, plans []plan) (err error) {
 	if s.cmd != nil {
 		s.cmd.release()
 	}
-	s.stacks = newStackCtx(s.spec, s.coll, pid, s.cmd)
 	s.wait(ctx, sig)
 	s.finish()
 	if s.cmd != nil {

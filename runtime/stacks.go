@@ -50,11 +50,11 @@ type stackField struct {
 // stackKind's tags.
 const memberPrefix = "member:"
 
-// memberTags returns the decl tags of the key's and value's top-level
-// members by name.
-func memberTags(ms *ebpf.MapSpec) map[string][]string {
+// memberTags returns the decl tags of the top-level members of types (a
+// map's key and value, or an event record) by name.
+func memberTags(types ...btf.Type) map[string][]string {
 	out := map[string][]string{}
-	for _, t := range []btf.Type{ms.Key, ms.Value} {
+	for _, t := range types {
 		if st, ok := btf.UnderlyingType(t).(*btf.Struct); ok {
 			for _, m := range st.Members {
 				for _, tag := range m.Tags {
@@ -96,12 +96,17 @@ func stackKind(name string, v any, tags []string) string {
 	return ""
 }
 
-// entryStacks returns the stacks an entry holds, in member order.
+// entryStacks returns the stacks a map entry holds, in member order.
 func (c *stackCtx) entryStacks(ms *ebpf.MapSpec, e entry) []stackField {
+	return c.recordStacks(memberTags(ms.Key, ms.Value), ms.Tags, e.key, e.value)
+}
+
+// recordStacks returns the stacks decoded records hold, in member order:
+// mtags are their members' decl tags, tags those of the map.
+func (c *stackCtx) recordStacks(mtags map[string][]string, tags []string, parts ...any) []stackField {
 	pid := c.pid
-	mtags := memberTags(ms)
 	var found []stackField
-	for _, part := range []any{e.key, e.value} {
+	for _, part := range parts {
 		rec, ok := part.(Record)
 		if !ok {
 			continue
@@ -114,7 +119,7 @@ func (c *stackCtx) entryStacks(ms *ebpf.MapSpec, e entry) []stackField {
 			}
 		}
 		for _, f := range rec {
-			switch stackKind(f.Name, f.Value, append(mtags[f.Name], ms.Tags...)) {
+			switch stackKind(f.Name, f.Value, append(mtags[f.Name], tags...)) {
 			case "id":
 				id, _ := asInt(f.Value)
 				if id >= 1<<31 && id < 1<<32 {
@@ -196,16 +201,7 @@ func (c *stackCtx) printStacks(name string, ms *ebpf.MapSpec, es []entry, opts *
 	case opts.JSON:
 		rows := make([]map[string]any, 0, len(es))
 		for i, e := range es {
-			row := map[string]any{"key": e.key, "value": e.value}
-			st := map[string]any{}
-			for _, f := range per[i] {
-				if f.err != "" {
-					st[f.name] = map[string]any{"error": f.err}
-				} else {
-					st[f.name] = f.frames
-				}
-			}
-			row["stacks"] = st
+			row := map[string]any{"key": e.key, "value": e.value, "stacks": stacksJSON(per[i])}
 			rows = append(rows, row)
 		}
 		out.jsonLine(map[string]any{"type": "map", "name": name, "map_type": ms.Type.String(), "entries": rows})
@@ -217,20 +213,39 @@ func (c *stackCtx) printStacks(name string, ms *ebpf.MapSpec, es []entry, opts *
 		fmt.Fprintf(&b, "%s stacks:\n", name)
 		for i, e := range es {
 			fmt.Fprintf(&b, "  %s:\n", describeEntry(e))
-			for _, f := range per[i] {
-				if f.err != "" {
-					fmt.Fprintf(&b, "    %s: %s\n", f.name, f.err)
-					continue
-				}
-				fmt.Fprintf(&b, "    %s:\n", f.name)
-				for j, fr := range f.frames {
-					fmt.Fprintf(&b, "      #%-2d %s\n", j, fr)
-				}
-			}
+			writeFrames(&b, "    ", per[i])
 		}
 		out.text(b.String() + "\n")
 	}
 	return true
+}
+
+// writeFrames writes each stack's frames, numbered, under its member's
+// name.
+func writeFrames(b *strings.Builder, indent string, fields []stackField) {
+	for _, f := range fields {
+		if f.err != "" {
+			fmt.Fprintf(b, "%s%s: %s\n", indent, f.name, f.err)
+			continue
+		}
+		fmt.Fprintf(b, "%s%s:\n", indent, f.name)
+		for j, fr := range f.frames {
+			fmt.Fprintf(b, "%s  #%-2d %s\n", indent, j, fr)
+		}
+	}
+}
+
+// stacksJSON is fields as a JSON object: frames, or the error, by member.
+func stacksJSON(fields []stackField) map[string]any {
+	st := map[string]any{}
+	for _, f := range fields {
+		if f.err != "" {
+			st[f.name] = map[string]any{"error": f.err}
+		} else {
+			st[f.name] = f.frames
+		}
+	}
+	return st
 }
 
 // describeEntry names an entry by its scalar members: "pid=1 value=3".
@@ -301,7 +316,7 @@ const stackPoll = 100 * time.Millisecond
 // newStackCtx returns the stack printing context of an object that has a
 // stack trace map or a map with a stack tag, or nil. With a traced
 // process, its mappings are read now and then every stackPoll.
-func newStackCtx(spec *ebpf.CollectionSpec, coll *ebpf.Collection, pid int, cmd *command) *stackCtx {
+func newStackCtx(spec *ebpf.CollectionSpec, coll *ebpf.Collection, pid int, cmd *command, events []btf.Type) *stackCtx {
 	c := &stackCtx{sym: newSymbolizer(), pid: pid}
 	if cmd != nil {
 		// Until it execs, the command's process is the gate shell, whose
@@ -322,7 +337,7 @@ func newStackCtx(spec *ebpf.CollectionSpec, coll *ebpf.Collection, pid int, cmd 
 			tagged = tagged || t == StackIDTag || t == UStackTag || t == KStackTag
 		}
 	}
-	if len(c.traces) == 0 && !tagged && !hasStackBuffer(spec) {
+	if len(c.traces) == 0 && !tagged && !hasStackBuffer(spec, events) {
 		return nil
 	}
 	if pid > 0 {
@@ -331,24 +346,26 @@ func newStackCtx(spec *ebpf.CollectionSpec, coll *ebpf.Collection, pid int, cmd 
 	return c
 }
 
-// hasStackBuffer reports whether some map's key or value has a __u64
-// array member named *stack* (a bpf_get_stack buffer).
-func hasStackBuffer(spec *ebpf.CollectionSpec) bool {
+// hasStackBuffer reports whether some map's key or value, or an event
+// record, has a __u64 array member named *stack* (a bpf_get_stack buffer).
+func hasStackBuffer(spec *ebpf.CollectionSpec, events []btf.Type) bool {
+	types := slices.Clone(events)
 	for _, ms := range spec.Maps {
-		for _, t := range []btf.Type{ms.Key, ms.Value} {
-			st, ok := btf.UnderlyingType(t).(*btf.Struct)
-			if !ok {
-				continue
-			}
-			for _, m := range st.Members {
-				if a, ok := btf.UnderlyingType(m.Type).(*btf.Array); ok && strings.Contains(strings.ToLower(m.Name), "stack") {
-					tagged := slices.Contains(m.Tags, UStackTag) || slices.Contains(m.Tags, KStackTag) || slices.Contains(m.Tags, StackIDTag)
-					if tagged {
-						return true
-					}
-					if in, ok := btf.UnderlyingType(a.Type).(*btf.Int); ok && in.Size == 8 {
-						return true
-					}
+		types = append(types, ms.Key, ms.Value)
+	}
+	for _, t := range types {
+		st, ok := btf.UnderlyingType(t).(*btf.Struct)
+		if !ok {
+			continue
+		}
+		for _, m := range st.Members {
+			if a, ok := btf.UnderlyingType(m.Type).(*btf.Array); ok && strings.Contains(strings.ToLower(m.Name), "stack") {
+				tagged := slices.Contains(m.Tags, UStackTag) || slices.Contains(m.Tags, KStackTag) || slices.Contains(m.Tags, StackIDTag)
+				if tagged {
+					return true
+				}
+				if in, ok := btf.UnderlyingType(a.Type).(*btf.Int); ok && in.Size == 8 {
+					return true
 				}
 			}
 		}

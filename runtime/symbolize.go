@@ -68,6 +68,7 @@ type symbolizer struct {
 	maps     map[int][]mapping
 	files    map[string]*elfSyms
 	stopPoll chan struct{}
+	probes   []probeSite // entry uprobes, for stacks of exited processes
 	// notExe is a binary whose mappings notePID does not keep: the gate
 	// shell a command runs in until it execs (see gateScript).
 	notExe string
@@ -161,12 +162,20 @@ func readMaps(pid int) ([]mapping, error) {
 // address, so its line is looked up one byte earlier, at the call.
 func (s *symbolizer) Frames(pid int, addrs []uint64) []Frame {
 	s.notePID(pid)
+	s.mu.Lock()
+	ms := s.maps[pid]
+	s.mu.Unlock()
+	if len(addrs) > 0 && !kernelAddr(addrs[0]) && !covers(ms, addrs[0]) {
+		// No mappings (the process exited unread) or stale ones: a
+		// stack taken at a probe says where the probed binary was.
+		ms = append(s.probeMappings(addrs[0]), ms...)
+	}
 	out := make([]Frame, 0, len(addrs))
 	for i, a := range addrs {
 		if kernelAddr(a) {
 			out = append(out, s.kernel(a))
 		} else {
-			out = append(out, s.user(pid, a, i > 0))
+			out = append(out, s.user(ms, a, i > 0))
 		}
 	}
 	return out
@@ -212,11 +221,8 @@ func loadKallsyms() []ksym {
 	return out
 }
 
-func (s *symbolizer) user(pid int, a uint64, ret bool) Frame {
+func (s *symbolizer) user(ms []mapping, a uint64, ret bool) Frame {
 	f := Frame{Addr: a}
-	s.mu.Lock()
-	ms := s.maps[pid]
-	s.mu.Unlock()
 	for _, m := range ms {
 		if a < m.start || a >= m.end {
 			continue

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/cilium/ebpf/btf"
+
+	"github.com/bpfcc/bpfcc/internal/suggest"
 )
 
 // Before anything is loaded, checkTargets makes sure the kernel has what
@@ -78,7 +79,7 @@ func checkTracepoint(name string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: %s%s", ErrNoTracepoint, name, didYouMean(name, names))
+	return fmt.Errorf("%w: %s%s", ErrNoTracepoint, name, suggest.DidYouMean(name, names))
 }
 
 // checkRawTracepoint accepts a trace event's name or a tracepoint the
@@ -101,7 +102,7 @@ func checkRawTracepoint(name string, kernel *btf.Spec) error {
 	if kernel.TypeByName("btf_trace_"+name, &td) == nil {
 		return nil
 	}
-	return fmt.Errorf("%w: %s%s", ErrNoTracepoint, name, didYouMean(name, names))
+	return fmt.Errorf("%w: %s%s", ErrNoTracepoint, name, suggest.DidYouMean(name, names))
 }
 
 // checkBTFTarget checks the kernel function (fentry, fexit, fmod_ret),
@@ -116,20 +117,20 @@ func checkBTFTarget(p attachPoint, kernel *btf.Spec) error {
 		if kernel.TypeByName("btf_trace_"+p.symbol, &td) == nil {
 			return nil
 		}
-		return fmt.Errorf("%w: %s%s", ErrNoTracepoint, p.symbol, didYouMean(p.symbol, btfNames(kernel, "btf_trace_", false)))
+		return fmt.Errorf("%w: %s%s", ErrNoTracepoint, p.symbol, suggest.DidYouMean(p.symbol, btfNames(kernel, "btf_trace_", false)))
 	case "lsm":
 		var fn *btf.Func
 		if kernel.TypeByName("bpf_lsm_"+p.symbol, &fn) == nil {
 			return nil
 		}
-		return fmt.Errorf("%w: no LSM hook %s%s", ErrNoKernelFunc, p.symbol, didYouMean(p.symbol, btfNames(kernel, "bpf_lsm_", true)))
+		return fmt.Errorf("%w: no LSM hook %s%s", ErrNoKernelFunc, p.symbol, suggest.DidYouMean(p.symbol, btfNames(kernel, "bpf_lsm_", true)))
 	}
 	var fn *btf.Func
 	err := kernel.TypeByName(p.symbol, &fn)
 	if err == nil || !errors.Is(err, btf.ErrNotFound) {
 		return nil
 	}
-	return fmt.Errorf("%w: %s%s", ErrNoKernelFunc, p.symbol, didYouMean(p.symbol, btfNames(kernel, "", true)))
+	return fmt.Errorf("%w: %s%s", ErrNoKernelFunc, p.symbol, suggest.DidYouMean(p.symbol, btfNames(kernel, "", true)))
 }
 
 // btfNames lists the kernel's function (funcs) or typedef names that start
@@ -180,70 +181,4 @@ func symbolNames(path string) []string {
 		}
 	}
 	return names
-}
-
-// didYouMean names the candidates closest to name (", did you mean X?"),
-// or "" when none is close: at most three, within an edit distance of a
-// third of the name's length (at least 1).
-func didYouMean(name string, candidates []string) string {
-	limit := max(1, len(name)/3)
-	type near struct {
-		name string
-		d    int
-	}
-	seen := map[string]bool{}
-	var best []near
-	for _, c := range candidates {
-		if seen[c] || c == name {
-			continue
-		}
-		seen[c] = true
-		if d := editDistance(name, c, limit); d <= limit {
-			best = append(best, near{c, d})
-		}
-	}
-	if len(best) == 0 {
-		return ""
-	}
-	sort.Slice(best, func(i, j int) bool {
-		if best[i].d != best[j].d {
-			return best[i].d < best[j].d
-		}
-		return best[i].name < best[j].name
-	})
-	var names []string
-	for i := 0; i < len(best) && i < 3; i++ {
-		names = append(names, best[i].name)
-	}
-	return " (did you mean " + strings.Join(names, ", ") + "?)"
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 as soon
-// as it is known to exceed limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -23,7 +23,7 @@ const limitLicense = "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 // t unless compilation fails with a diagnostic list.
 func rejectSource(t *testing.T, src string) bdiag.List {
 	t.Helper()
-	res, err := bpfcc.Compile("limit.c", bpfcc.Options{Source: []byte(src), OptLevel: -1})
+	res, err := bpfcc.Compile("limit.c", bpfcc.Options{Source: []byte(src)})
 	if err == nil {
 		t.Fatalf("compiled (%d-byte object); want an error", len(res.Object))
 	}

@@ -138,7 +138,7 @@ func randOne(t *testing.T, clang string, seed int64, opts randgen.Options, varia
 	st.compared.Add(1)
 	bad := false
 	for _, v := range variants {
-		opts := bpfcc.Options{Source: []byte(src), CPU: v.CPU, OptLevel: v.Opt}
+		opts := bpfcc.Options{Source: []byte(src), CPU: v.CPU, OptLevel: bpfcc.Opt(v.Opt)}
 		res, err := bpfcc.Compile(path, opts)
 		if err != nil {
 			st.bpfccCompile.Add(1)
@@ -290,7 +290,7 @@ func TestRandomDifferentialFile(t *testing.T) {
 	}
 	t.Logf("clang-19 -mcpu=v%d: %#x", cpu, cvals)
 	for _, v := range []randVariant{{3, 2}, {1, 2}, {4, 2}, {3, 0}, {2, 1}} {
-		res, err := bpfcc.Compile(path, bpfcc.Options{Source: src, CPU: v.CPU, OptLevel: v.Opt})
+		res, err := bpfcc.Compile(path, bpfcc.Options{Source: src, CPU: v.CPU, OptLevel: bpfcc.Opt(v.Opt)})
 		if err != nil {
 			t.Errorf("%v: %v", v, err)
 			continue

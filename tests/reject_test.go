@@ -151,7 +151,7 @@ func matchDiag(path string, w wantDiag, ds []diag) bool {
 func TestReject(t *testing.T) {
 	for _, r := range loadRejects(t) {
 		t.Run(r.Name, func(t *testing.T) {
-			res, err := bpfcc.Compile(r.Path, bpfcc.Options{OptLevel: -1})
+			res, err := bpfcc.Compile(r.Path, bpfcc.Options{})
 			if err == nil {
 				t.Fatalf("%s compiled (%d-byte object); want an error", r.Path, len(res.Object))
 			}

@@ -116,7 +116,7 @@ var errClangRejects = errors.New("clang rejects this program, as expected")
 
 // bpfccOptions maps a program's CFLAGS onto bpfcc.Options.
 func bpfccOptions(p *program) bpfcc.Options {
-	opts := bpfcc.Options{OptLevel: -1, CPU: p.CPU}
+	opts := bpfcc.Options{CPU: p.CPU}
 	for _, f := range p.CFlags {
 		switch {
 		case strings.HasPrefix(f, "-D"):

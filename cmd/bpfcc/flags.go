@@ -112,7 +112,7 @@ func (c *config) outPath() string {
 func (c *config) compileOptions() bpfcc.Options {
 	o := bpfcc.Options{
 		IncludeDirs: c.incDirs, Defines: c.defines, Undefines: c.undefs,
-		OptLevel: c.opt, NoDebug: c.noDebug, CPU: c.cpu,
+		OptLevel: bpfcc.Opt(c.opt), NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
 		NoListing: !c.listing,
 	}

@@ -293,3 +293,38 @@ func TestLoadKernelStack(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadUserStackShortCommand runs the chain as -c's command with an
+// empty standard input, so that it exits at once, before any reading of
+// its mappings could be relied on: the frames are still gdb's, placed by
+// the probe's own address in the stack.
+func TestLoadUserStackShortCommand(t *testing.T) {
+	e := needLoad(t)
+	if _, err := exec.LookPath("gdb"); err != nil {
+		skipOrFail(t, "TestLoadUserStackShortCommand needs gdb")
+	}
+	bin := gccBuild(t, e, "chain")
+	addr, want := gdbBacktrace(t, bin, "probed")
+	off := addr - symbolValue(t, bin, "probed")
+	cmd := exec.Command(e.bpfcc, "--load", fmt.Sprintf("probed+%d", off), filepath.Join(stacksDir, "ustack.c"), "-x", bin, "-c", bin)
+	cmd.Stdin = strings.NewReader("")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bpfcc: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	got := stackSections(out, "calls")
+	for _, member := range []string{"user_stack_id", "frames"} {
+		frames := got[member]
+		if len(frames) < len(want) {
+			t.Errorf("%s: %d frames, want at least gdb's %d\n%s", member, len(frames), len(want), out)
+			continue
+		}
+		for i, w := range want {
+			if frames[i] != w {
+				t.Errorf("%s frame #%d = %v, gdb says %v\n%s", member, i, frames[i], w, out)
+			}
+		}
+	}
+}

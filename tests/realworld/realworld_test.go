@@ -143,7 +143,8 @@ func compileSuite(s *suite, clang string) error {
 	if err != nil {
 		return err
 	}
-	objDir, err := os.MkdirTemp("", "bpfcc-realworld-obj-")
+	// Beside the built bpfcc, so that TestMain removes the objects too.
+	objDir, err := os.MkdirTemp(filepath.Dir(bpfccBin), "obj-")
 	if err != nil {
 		return err
 	}
