@@ -11,6 +11,9 @@
 #   bench/identical.sh BASE_REV [OUTDIR]     (default OUTDIR: /tmp/bpfcc-identical)
 #
 # BASE_REV's objects are kept in OUTDIR/base-COMMIT and reused by later runs.
+# SUITE=0 leaves the real-world suite out (a quick check).
+# RESUME=1 keeps the working tree's earlier results and compiles only the
+# jobs that have none (after an interrupted run).
 # The real-world files are read from $BPFCC_TEST_CACHE (default
 # ~/.cache/bpfcc-tests), which `go test ./tests/realworld` fills; without it
 # only the repository's programs are compared. Exit status 1 when any
@@ -36,7 +39,7 @@ if [ ! -x "$basedir/bpfcc" ]; then
 	git worktree remove --force "$wt"
 	trap - EXIT
 fi
-rm -rf "$headdir"
+[ -n "${RESUME:-}" ] || rm -rf "$headdir"
 mkdir -p "$headdir"
 go build -o "$headdir/bpfcc" ./cmd/bpfcc
 
@@ -59,7 +62,9 @@ done
 cache=${BPFCC_TEST_CACHE:-$HOME/.cache/bpfcc-tests}
 root=$(ls -d "$cache"/linux-source-6.12-*/linux-source-6.12 2>/dev/null | head -1 || true)
 inc=$(ls -d "$cache"/linux-source-6.12-*/inc-* 2>/dev/null | head -1 || true)
-if [ -n "$root" ] && [ -n "$inc" ]; then
+if [ "${SUITE:-1}" = 0 ]; then
+	echo "identical.sh: SUITE=0: comparing the repository's programs only" >&2
+elif [ -n "$root" ] && [ -n "$inc" ]; then
 	# The flags of tests/realworld/source_test.go's suiteFiles and
 	# compile_test.go's bpfccFlags.
 	self=$root/tools/testing/selftests/bpf
@@ -83,11 +88,12 @@ fi
 compile() {
 	local bin=$1 dir=$2
 	# shellcheck disable=SC2016
-	tr '\t' '\037' <"$list" | xargs -d '\n' -P "$jobs" -n 1 sh -c '
+	tr '\t' '\037' <"$list" | RESUME=${RESUME:-} xargs -d '\n' -P "$jobs" -n 1 sh -c '
 		IFS=$(printf "\037") read -r id wd flags <<EOF
 $1
 EOF
 		o=$0/$id.o
+		[ -n "$RESUME" ] && [ -e "$0/$id.err" ] && exit 0
 		mkdir -p "$(dirname "$o")"
 		rm -f "$o"
 		cd "$wd" && timeout 300 '"$bin"' $flags -c -o "$o" 2>"$0/$id.err" || rm -f "$o"
