@@ -4,6 +4,7 @@ package bpfcc
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -16,6 +17,7 @@ import (
 	"github.com/bpfcc/bpfcc/codegen"
 	"github.com/bpfcc/bpfcc/codegen/obj"
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
 	"github.com/bpfcc/bpfcc/lower"
@@ -123,7 +125,9 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, fmt.Errorf("unsupported -mcpu=v%d (want v1..v4)", cpu)
 	}
 	opt := opts.OptLevel.Level()
-	u, err := frontend.Parse(path, frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu})
+	fo := frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu,
+		TargetHeader: TargetHeader(cmp.Or(opts.Binary, opts.CommandBinary))}
+	u, err := frontend.Parse(path, fo)
 	if err != nil {
 		return nil, err
 	}
@@ -264,4 +268,22 @@ func codegenError(mod *ir.Module, err error) error {
 		return diag.List{{File: mod.File, Msg: msg}}
 	}
 	return fmt.Errorf("%w: %v", ErrInternal, err)
+}
+
+// TargetHeader returns what frontend.Options.TargetHeader wants for the
+// traced binary bin (nil without one): <bpfcc/target.h> for a program's
+// source; when the binary's types cannot be read the header is an #error
+// saying why, reported where the program includes it.
+func TargetHeader(bin string) func(src []byte) []byte {
+	if bin == "" {
+		return nil
+	}
+	return func(src []byte) []byte {
+		text, err := dwarfvars.TargetHeader(bin, src)
+		if err != nil {
+			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(bind.UserText(err.Error()))
+			return []byte(fmt.Sprintf("#error \"<bpfcc/target.h>: %s\"\n", msg))
+		}
+		return []byte(text)
+	}
 }

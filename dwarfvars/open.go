@@ -48,6 +48,11 @@ type Binary struct {
 	exeSyms map[string]bool
 
 	frameOnce sync.Once
+	// cross indexes abstract origins in other units (gcc -flto), see
+	// lto.go.
+	crossOnce sync.Once
+	cross     map[dwarf.Offset][]crossHolder
+	crossErr  error
 	fdes      frame.FrameDescriptionEntries
 	frameErr  error
 

@@ -127,7 +127,7 @@ func (b *Binary) site(p Probe, a uint64) (Site, error) {
 	if err == nil {
 		s.EntryAddr = ft.entry
 		s.Func = ft.name
-		s.CU, _ = ft.cu.entry.Val(dwarf.AttrName).(string)
+		s.CU = b.srcUnitName(ft.cu, ft.root)
 		if rows, err := b.lines(ft.cu); err == nil {
 			if r, ok := ft.cu.rowFor(a); ok {
 				s.File, s.Line = r.file, r.line
@@ -273,7 +273,7 @@ func (b *Binary) filterSrc(p Probe, ins []instance) ([]instance, error) {
 	var keep []instance
 	var files []string
 	for _, in := range ins {
-		cu, _ := in.tree.cu.entry.Val(dwarf.AttrName).(string)
+		cu := b.srcUnitName(in.tree.cu, in.node)
 		decl := declFile(b, in)
 		if pathSuffix(cu, p.Src) || decl != "" && pathSuffix(decl, p.Src) {
 			keep = append(keep, in)
@@ -311,8 +311,7 @@ func outOfLineCUs(b *Binary, ins []instance) []string {
 			continue
 		}
 		n++
-		cu, _ := in.tree.cu.entry.Val(dwarf.AttrName).(string)
-		cus = append(cus, cu)
+		cus = append(cus, b.srcUnitName(in.tree.cu, in.node))
 	}
 	if n < 2 {
 		return nil
@@ -349,8 +348,10 @@ func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*fu
 				return err
 			}
 			addTree(ft)
+			return nil
 		}
-		return nil
+		// No code of its own: an LTO early-debug declaration.
+		return b.crossInstances(off, withInlined, addTree, addInline)
 	}
 	// Top-level functions holding a DIE whose abstract origin is off.
 	var holders []dwarf.Offset
@@ -398,7 +399,7 @@ func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*fu
 			})
 		}
 	}
-	return nil
+	return b.crossInstances(off, withInlined, addTree, addInline)
 }
 
 // originOf returns the DW_AT_abstract_origin (or specification) of a node.
@@ -534,6 +535,10 @@ func (b *Binary) indexNames() error {
 				addName(globals, prefix+name, e.Offset)
 			} else if sp, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok {
 				specs = append(specs, pending{e.Offset, sp, true})
+			} else if o, ok := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset); ok {
+				// gcc -flto: the link-time unit's definition of a
+				// global declared in an early-debug unit.
+				specs = append(specs, pending{e.Offset, o, true})
 			}
 		case dwarf.TagStructType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType:
 			if name == "" {
@@ -554,12 +559,25 @@ func (b *Binary) indexNames() error {
 		}
 	}
 	for _, p := range specs {
-		q, ok := qual[p.spec]
-		if !ok {
-			// A C declaration at file scope: its own name.
-			if se, err := b.entryAt(p.spec); err == nil {
-				q, _ = se.Val(dwarf.AttrName).(string)
+		// A C declaration at file scope has its own name; an LTO
+		// definition may reach it through two links (abstract origin,
+		// then specification).
+		q := ""
+		for hop, spec := 0, p.spec; hop < 4 && q == "" && spec != 0; hop++ {
+			var ok bool
+			if q, ok = qual[spec]; ok {
+				break
 			}
+			se, err := b.entryAt(spec)
+			if err != nil {
+				break
+			}
+			q, _ = se.Val(dwarf.AttrName).(string)
+			next, ok := se.Val(dwarf.AttrSpecification).(dwarf.Offset)
+			if !ok {
+				next, _ = se.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
+			}
+			spec = next
 		}
 		if q == "" {
 			continue
@@ -830,7 +848,9 @@ func declFile(b *Binary, in instance) string {
 	if !ok {
 		return ""
 	}
-	lr, err := b.dw.LineReader(in.tree.cu.entry)
+	// The index is into the file table of the unit holding the
+	// declaration: another unit's for LTO code (see lto.go).
+	lr, err := b.dw.LineReader(b.srcUnit(in.tree.cu, in.node))
 	if err != nil || lr == nil {
 		return ""
 	}

@@ -27,6 +27,11 @@ type Options struct {
 	Undefines   []string
 	// CPU is the -mcpu version, exposed as __BPF_CPU_VERSION__.
 	CPU int
+	// TargetHeader, when set, gives the text of <bpfcc/target.h> for the
+	// main file's source (the traced binary's types, see
+	// dwarfvars.TargetHeader); it is called once, when the header is
+	// included.
+	TargetHeader func(src []byte) []byte
 }
 
 // Unit is a type-checked translation unit.
@@ -92,6 +97,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 	pruned := false
 	sfs := cfg.FS.(sourceFS)
 	sfs.regions = &headerRegions
+	if opts.TargetHeader != nil {
+		sfs.target = onceTarget(opts.TargetHeader, src)
+	}
 	if PruneVmlinux {
 		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: includeDirs(opts.IncludeDirs), read: sfs.read}
 		sfs.pruned = &pruned
@@ -220,6 +228,10 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	}
 	if d := checkSelfInclude(path, src); d != nil {
 		return diag.List{*d}
+	}
+	if sfs, ok := cfg.FS.(sourceFS); ok && opts.TargetHeader != nil {
+		sfs.target = onceTarget(opts.TargetHeader, src)
+		cfg.FS = sfs
 	}
 	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
 	// Preprocess into a buffer under the same watchdog as Translate: an

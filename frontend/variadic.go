@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/token"
@@ -203,6 +204,22 @@ type sourceFS struct {
 	regions *[]accessRegion
 	// split are the bit-fields to split in two, see wideBitFields.
 	split map[token.Position]string
+	// target, when set, is the text of <bpfcc/target.h>.
+	target func() []byte
+}
+
+// TargetHeaderPath is where <bpfcc/target.h> resolves: the embedded one
+// (an #error without -x) unless Options.TargetHeader generates it.
+const TargetHeaderPath = include.OwnInclude + "/bpfcc/target.h"
+
+// onceTarget calls gen at most once (Parse may translate twice).
+func onceTarget(gen func([]byte) []byte, src []byte) func() []byte {
+	var once sync.Once
+	var text []byte
+	return func() []byte {
+		once.Do(func() { text = gen(src) })
+		return text
+	}
 }
 
 func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
@@ -235,6 +252,9 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 
 // read returns the content of an embedded header or a host file.
 func (s sourceFS) read(name string) ([]byte, error) {
+	if s.target != nil && name == TargetHeaderPath {
+		return s.target(), nil
+	}
 	if strings.HasPrefix(name, include.Root+"/") {
 		return fs.ReadFile(s.embedded, name)
 	}

@@ -52,7 +52,7 @@ import (
 
 // FS holds the embedded headers: compat/bpf/*.h and own/bpfcc.h.
 //
-//go:embed compat/bpf/*.h own/*.h
+//go:embed compat/bpf/*.h own/*.h own/bpfcc/*.h
 var FS embed.FS
 
 // Files returns the embedded headers as a file system rooted at the

@@ -18,6 +18,7 @@ const version = "0.1.0"
 const usage = `usage: bpfcc [options] FILE.c [-o OUT]
        bpfcc --load [PROBE] FILE.c|FILE.o [run options] [-- CMD ARGS]
        bpfcc --vars PROBE -x BINARY
+       bpfcc --types -x BINARY [TYPE...]
 
 Compile restricted C to an eBPF ELF object (no clang or LLVM needed).
 
@@ -42,6 +43,10 @@ Probe options (DWARF-bound handler arguments):
   --probe H=PROBE  attach handler H at PROBE (FUNC, FUNC+OFF, FUNC:RLN, FILE.c:LINE, FUNC%return)
   --bind H.ARG=EXPR  bind handler H's argument ARG to the target's variable expression
   --vars PROBE     list the variables visible at PROBE in BINARY
+  --types [TYPE...]  print C declarations of BINARY's types (all, or the
+                   named ones and what they reach), laid out as its DWARF
+                   says; #include <bpfcc/target.h> gives a program compiled
+                   with -x the ones it names
 
 Run options (with --load):
   -p PID           trace process PID and every process it starts
@@ -88,6 +93,9 @@ type config struct {
 	probes []string // H=PROBE
 	binds  []string // H.ARG=EXPR
 	vars   string
+	types  bool
+	// typeNames are --types' arguments.
+	typeNames []string
 
 	// --load.
 	load     bool
@@ -229,6 +237,8 @@ func parseArgs(args []string) (*config, error) {
 			c.binds = append(c.binds, v)
 		case a == "--vars":
 			c.vars, err = next(&i, a)
+		case a == "--types":
+			c.types = true
 		case a == "--load":
 			c.load = true
 		case a == "-p":
@@ -270,6 +280,10 @@ func parseArgs(args []string) (*config, error) {
 		return c, nil
 	}
 	if c.vars != "" {
+		return c, nil
+	}
+	if c.types {
+		c.typeNames = positional
 		return c, nil
 	}
 	if c.pid != 0 && len(c.command) > 0 {

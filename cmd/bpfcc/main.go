@@ -56,9 +56,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cfg.vars != "" {
 		return runVars(cfg, stdout, stderr)
 	}
+	if cfg.types {
+		return runTypes(cfg, stdout, stderr)
+	}
 	if cfg.preprocess {
 		o := cfg.compileOptions()
-		err := frontend.Preprocess(cfg.input, frontend.Options{IncludeDirs: o.IncludeDirs, Defines: o.Defines, Undefines: o.Undefines, CPU: o.CPU}, stdout)
+		err := frontend.Preprocess(cfg.input, frontend.Options{IncludeDirs: o.IncludeDirs, Defines: o.Defines, Undefines: o.Undefines, CPU: o.CPU, TargetHeader: bpfcc.TargetHeader(o.Binary)}, stdout)
 		if err != nil {
 			return reportError(err, cfg, stderr)
 		}

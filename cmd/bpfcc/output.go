@@ -11,7 +11,30 @@ import (
 
 // writeAtomic writes data to a temporary file in path's directory and
 // renames it over path, so a failure never leaves a half-written file.
+// What is not a regular file (/dev/null, /dev/stdout, a FIFO) is written
+// in place: renaming over it would replace the device itself. A symbolic
+// link is followed, so that the link stays and its target is replaced.
 func writeAtomic(path string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return fmt.Errorf("cannot write %s: is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, err)
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("cannot write %s: %w", path, werr)
+		}
+		return nil
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
