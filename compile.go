@@ -281,7 +281,7 @@ func TargetHeader(bin string) func(src []byte) []byte {
 	return func(src []byte) []byte {
 		text, err := dwarfvars.TargetHeader(bin, src)
 		if err != nil {
-			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(bind.UserText(err.Error()))
+			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(strings.ToValidUTF8(err.Error(), "\uFFFD"))
 			return []byte(fmt.Sprintf("#error \"<bpfcc/target.h>: %s\"\n", msg))
 		}
 		return []byte(text)
