@@ -10,7 +10,9 @@
 #
 #   bench/identical.sh BASE_REV [OUTDIR]     (default OUTDIR: /tmp/bpfcc-identical)
 #
-# BASE_REV's objects are kept in OUTDIR/base-COMMIT and reused by later runs.
+# BASE_REV's objects are kept in OUTDIR/base-COMMIT and reused by later runs
+# (a job that failed to start, such as a run out of memory, is not redone:
+# remove its ID.err).
 # SUITE=0 leaves the real-world suite out (a quick check).
 # RESUME=1 keeps the working tree's earlier results and compiles only the
 # jobs that have none (after an interrupted run).
@@ -84,11 +86,12 @@ else
 	echo "identical.sh: no real-world sources in $cache (run go test ./tests/realworld once); comparing the repository's programs only" >&2
 fi
 
-# compile BIN DIR: every job's object into DIR/ID.o (absent on failure).
+# compile BIN DIR [RESUME]: every job's object into DIR/ID.o (absent on
+# failure); with RESUME, only the jobs without a result in DIR.
 compile() {
-	local bin=$1 dir=$2
+	local bin=$1 dir=$2 resume=${3:-}
 	# shellcheck disable=SC2016
-	tr '\t' '\037' <"$list" | RESUME=${RESUME:-} xargs -d '\n' -P "$jobs" -n 1 sh -c '
+	tr '\t' '\037' <"$list" | RESUME=$resume xargs -d '\n' -P "$jobs" -n 1 sh -c '
 		IFS=$(printf "\037") read -r id wd flags <<EOF
 $1
 EOF
@@ -99,12 +102,10 @@ EOF
 		cd "$wd" && timeout 300 '"$bin"' $flags -c -o "$o" 2>"$0/$id.err" || rm -f "$o"
 		true' "$dir"
 }
-if [ ! -e "$basedir/done" ] || ! cmp -s "$list" "$basedir/jobs.txt"; then
-	compile "$basedir/bpfcc" "$basedir"
-	cp "$list" "$basedir/jobs.txt"
-	touch "$basedir/done"
-fi
-compile "$headdir/bpfcc" "$headdir"
+# A commit's objects do not change: the base compiles only what earlier
+# runs did not.
+compile "$basedir/bpfcc" "$basedir" 1
+compile "$headdir/bpfcc" "$headdir" "${RESUME:-}"
 
 same=0 differ=0 bothfail=0 onefail=0 diags=0
 while IFS=$'\t' read -r id _ _; do

@@ -52,7 +52,9 @@ func TestRealWorldObjects(t *testing.T) {
 	if len(m.Header) == 0 || m.Header[0] != btf {
 		t.Skipf("%s was written with another kernel's BTF (%q, this kernel: %q): objects are not compared", objectSums, strings.Join(m.Header[:min(1, len(m.Header))], ""), btf)
 	}
-	if d := m.Compare(&sums, *only == ""); len(d) > 0 {
+	// Files of the manifest not compiled now are TestRealWorldCompile's
+	// business (bpfcc fails, or clang does and bpfcc is not run).
+	if d := m.Compare(&sums, false); len(d) > 0 {
 		t.Errorf("%d objects differ from %s (-update-objects rewrites it if the change is meant):\n%s", len(d), objectSums, strings.Join(d, "\n"))
 	}
 }
