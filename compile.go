@@ -119,7 +119,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	}()
 	cpu := opts.CPU
 	if cpu == 0 {
-		cpu = 3
+		cpu = codegen.DefaultCPU
 	}
 	if cpu < 1 || cpu > 4 {
 		return nil, fmt.Errorf("unsupported -mcpu=v%d (want v1..v4)", cpu)
@@ -145,39 +145,40 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	if opts.DumpIR != nil {
 		opts.DumpIR(m)
 	}
-	if err := checkIRLimits(m); err != nil {
-		return nil, err
-	}
 	stage = "code generation"
 	o, err := codegen.Generate(m, codegen.Options{CPU: cpu, OptLevel: opt, Debug: !opts.NoDebug})
 	if err != nil {
-		return nil, codegenError(m, err)
+		return nil, inputOrInternal(err)
 	}
-	if err := checkCallChainStack(o, m); err != nil {
-		return nil, err
-	}
-	lw, err := checkObjectLimits(o, m)
+	stage = "ELF writer"
+	res, err = write(path, o, opts.NoListing)
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(warnings, lw...)
-	stage = "ELF writer"
+	res.Warnings = append(append(warnings, o.Warnings...), res.Warnings...)
+	res.Module = m
+	return res, nil
+}
+
+// write turns o into the ELF object, and that into the spec cilium/ebpf
+// loads, with a warning for the objects only libbpf reads.
+func write(path string, o *obj.Object, noListing bool) (*Result, error) {
 	elf, err := codegen.ELF(o)
 	if err != nil {
 		return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
 	}
-	spec, err := ebpf.LoadCollectionSpecFromReader(bytes.NewReader(elf))
+	res := &Result{Object: elf}
+	res.Spec, err = ebpf.LoadCollectionSpecFromReader(bytes.NewReader(elf))
 	switch {
 	case err != nil && ciliumCannotRead(o) != "":
 		// libbpf loads these; cilium/ebpf (and so --load) does not.
-		spec = nil
-		warnings = append(warnings, diag.Diagnostic{File: path, Severity: diag.Warning,
-			Msg: ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"})
+		res.Spec = nil
+		res.Warnings = diag.List{{File: path, Severity: diag.Warning,
+			Msg: ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"}}
 	case err != nil:
 		return nil, fmt.Errorf("%w: the object bpfcc wrote does not parse: %v", ErrInternal, err)
 	}
-	res = &Result{Object: elf, Spec: spec, Warnings: warnings, Module: m}
-	if !opts.NoListing {
+	if !noListing {
 		res.Listing = codegen.Listing(o)
 	}
 	return res, nil
@@ -232,40 +233,12 @@ func internalError(stage string, r any) error {
 	return fmt.Errorf("%w in %s: %v\n%s", ErrInternal, stage, r, debug.Stack())
 }
 
-// codegenError turns codegen's errors about the input (an oversized stack
-// frame) into positioned diagnostics; anything else is a bpfcc bug.
-func codegenError(mod *ir.Module, err error) error {
-	var fe *codegen.FrameError
-	var je *codegen.JumpRangeError
-	var ae *codegen.ArgRegsError
-	var te *codegen.TrapError
-	var asmErr *codegen.AsmError
-	if errors.As(err, &te) && te.Pos.Line > 0 {
-		return diag.List{{File: te.Pos.File, Line: te.Pos.Line, Col: te.Pos.Col, Msg: te.Error()}}
-	}
-	if errors.As(err, &asmErr) {
-		return diag.List{{File: asmErr.Pos.File, Line: asmErr.Pos.Line, Col: asmErr.Pos.Col, Msg: asmErr.Msg}}
-	}
-	name, msg := "", ""
-	switch {
-	case errors.As(err, &ae) && ae.Pos != (ir.Pos{}):
-		return diag.List{{File: ae.Pos.File, Line: ae.Pos.Line, Col: ae.Pos.Col, Msg: ae.Error()}}
-	case errors.As(err, &ae):
-		name, msg = ae.Func, ae.Error()
-	case errors.As(err, &fe):
-		name, msg = fe.Func, fe.Error()
-	case errors.As(err, &je):
-		name, msg = je.Func, je.Error()
-	case errors.As(err, &te):
-		name, msg = te.Func, te.Error()
-	}
-	if name != "" {
-		for _, f := range mod.Funcs {
-			if f.Name == name {
-				return diag.List{{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Msg: msg}}
-			}
-		}
-		return diag.List{{File: mod.File, Msg: msg}}
+// inputOrInternal returns a stage's errors about the input (a diag.List)
+// as they are; anything else is a bpfcc bug.
+func inputOrInternal(err error) error {
+	var dl diag.List
+	if errors.As(err, &dl) {
+		return dl
 	}
 	return fmt.Errorf("%w: %v", ErrInternal, err)
 }

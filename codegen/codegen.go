@@ -4,12 +4,14 @@
 package codegen
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"testing"
 
 	"github.com/bpfcc/bpfcc/codegen/obj"
+	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -85,10 +87,13 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	}
 	cpu := opts.CPU
 	if cpu == 0 {
-		cpu = 3
+		cpu = DefaultCPU
 	}
 	if cpu < 1 || cpu > 4 {
 		return nil, fmt.Errorf("codegen: unsupported -mcpu=v%d (want 1..4)", opts.CPU)
+	}
+	if err := checkInput(m); err != nil {
+		return nil, err
 	}
 	mod := cloneModule(m)
 	for _, f := range mod.Funcs {
@@ -139,6 +144,9 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		}
 		out.Funcs = append(out.Funcs, fn)
 	}
+	if out.Warnings, err = verify(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -183,28 +191,26 @@ func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.F
 	if err := optimize(f, c, optLevel); err != nil {
 		return nil, fmt.Errorf("function %q: %w", f.Name, err)
 	}
-	if in, ok := reachableTrap(f); ok {
-		return nil, &TrapError{Func: f.Name, Pos: in.Pos, Msg: in.Note}
-	}
-	mf := &mfunc{name: f.Name, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
-	mf.slotOff, mf.slotBytes = layoutSlots(f)
-	if err := checkFrame(f.Name, mf.slotBytes); err != nil {
+	if err := reachableTrap(f); err != nil {
 		return nil, err
 	}
+	mf := &mfunc{name: f.Name, pos: f.Pos, next: vreg(max(f.NextReg, 1)), noSpill: map[int]bool{}}
+	mf.slotOff, mf.slotBytes = layoutSlots(f)
+	// Checked before instruction selection, which need not handle such
+	// offsets; verify checks the final frame, spills included.
+	if mf.slotBytes > MaxStack {
+		return nil, diag.List{frameError(f.Name, f.Pos, mf.slotBytes)}
+	}
 	if err := selectFunc(f, mf, cpu); err != nil {
-		return nil, fmt.Errorf("function %q: %w", f.Name, err)
+		return nil, inFunc(f, err)
 	}
 	color, err := allocate(mf)
 	if err != nil {
-		return nil, fmt.Errorf("function %q: %w", f.Name, err)
-	}
-	stack := mf.slotBytes + 8*mf.spills
-	if err := checkFrame(f.Name, stack); err != nil {
-		return nil, err
+		return nil, inFunc(f, err)
 	}
 	fn, err := emitFunc(mf, color, cpu, src)
 	if err != nil {
-		return nil, fmt.Errorf("function %q: %w", f.Name, err)
+		return nil, inFunc(f, err)
 	}
 	fn.Section = f.Section
 	if fn.Section == "" {
@@ -213,8 +219,19 @@ func compileFunc(f *ir.Func, c *passCtx, optLevel int, src *sourceCache) (*obj.F
 	fn.Static = f.Static
 	fn.Hidden = f.Hidden
 	fn.BTF = f.BTF
-	fn.StackSize = stack
+	fn.StackSize = mf.slotBytes + 8*mf.spills
+	fn.Pos = f.Pos
 	return fn, nil
+}
+
+// inFunc returns an error in the input (a diag.List, positioned already)
+// as it is, and names the function in an internal error.
+func inFunc(f *ir.Func, err error) error {
+	var dl diag.List
+	if errors.As(err, &dl) {
+		return dl
+	}
+	return fmt.Errorf("function %q: %w", f.Name, err)
 }
 
 // nakedFunc is a __attribute__((naked)) function: the code of its asm
@@ -238,5 +255,6 @@ func nakedFunc(f *ir.Func, src *sourceCache) *obj.Func {
 	}
 	fn.Static = f.Static
 	fn.BTF = f.BTF
+	fn.Pos = f.Pos
 	return fn
 }

@@ -145,7 +145,11 @@ func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long
 		case cpu >= 4:
 			long[k], retry = true, true
 		default:
-			return nil, false, &JumpRangeError{Func: mf.name, Span: off}
+			pos := out[fx.insn].pos
+			if pos.Line <= 0 {
+				pos = mf.pos
+			}
+			return nil, false, errorAt(pos, "function %q is too large: a jump in it spans %d instructions, and BPF jumps reach at most 32767 below -mcpu=v4; split the function or compile with -mcpu=v4 (gotol)", mf.name, off)
 		}
 	}
 	return out, retry, nil

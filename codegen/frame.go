@@ -1,13 +1,8 @@
 package codegen
 
 import (
-	"fmt"
-
 	"github.com/bpfcc/bpfcc/ir"
 )
-
-// MaxStack is the eBPF stack limit per frame, in bytes.
-const MaxStack = 512
 
 // layoutSlots places f's stack objects below the frame pointer, in order,
 // each at a multiple of its alignment (at least 8 for objects of 8 bytes or
@@ -67,60 +62,24 @@ func alignUp(n, a int) int {
 	return (n + a - 1) / a * a
 }
 
-// JumpRangeError reports a function so large that a jump in it spans more
-// instructions than a BPF jump's 16-bit offset reaches: an error in the
-// input (split the function), which the driver positions at it.
-type JumpRangeError struct {
-	Func string
-	Span int
-}
-
-func (e *JumpRangeError) Error() string {
-	return fmt.Sprintf("function %q is too large: a jump in it spans %d instructions, and BPF jumps reach at most 32767 below -mcpu=v4; split the function or compile with -mcpu=v4 (gotol)", e.Func, e.Span)
-}
-
-// FrameError reports a function whose stack frame is over the eBPF limit:
-// an error in the input, which the driver positions at the function.
-type FrameError struct {
-	Func string
-	Size int
-}
-
-func (e *FrameError) Error() string {
-	return fmt.Sprintf("function %q: stack frame of %d bytes exceeds BPF's %d-byte limit", e.Func, e.Size, MaxStack)
-}
-
-// TrapError is a __builtin_trap() that optimisation left reachable, or a
-// construct lower could not compile that optimisation did not remove (Msg).
-type TrapError struct {
-	Func string
-	Pos  ir.Pos
-	Msg  string
-}
-
-func (e *TrapError) Error() string {
-	if e.Msg != "" {
-		return e.Msg
-	}
-	return "__builtin_trap() is reachable: BPF has no trap instruction (clang: \"A call to built-in function 'abort' is not supported\")"
-}
-
-// reachableTrap returns the first trap call left in f.
-func reachableTrap(f *ir.Func) (*ir.Instr, bool) {
+// reachableTrap reports the first trap call left in f: a
+// __builtin_trap() that optimisation left reachable, or a construct lower
+// could not compile that optimisation did not remove (its Note says which).
+func reachableTrap(f *ir.Func) error {
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op == ir.OpCallFunc && in.Sym == ir.TrapSym {
-				return in, true
+			if in.Op != ir.OpCallFunc || in.Sym != ir.TrapSym {
+				continue
 			}
+			pos := in.Pos
+			if pos.Line <= 0 {
+				pos = f.Pos
+			}
+			if in.Note != "" {
+				return errorAt(pos, "%s", in.Note)
+			}
+			return errorAt(pos, "__builtin_trap() is reachable: BPF has no trap instruction (clang: \"A call to built-in function 'abort' is not supported\")")
 		}
-	}
-	return nil, false
-}
-
-// checkFrame reports a frame over the eBPF limit.
-func checkFrame(name string, size int) error {
-	if size > MaxStack {
-		return &FrameError{Func: name, Size: size}
 	}
 	return nil
 }

@@ -242,42 +242,6 @@ func inlineCall(f *ir.Func, bi, ii int, c *ir.Func, shared map[*ir.Slot]*ir.Slot
 	return cont, nil
 }
 
-// ArgRegsError is a BPF call that inlining did not remove and that needs
-// more than the 5 argument registers: a function with more parameters, or
-// a call passing more arguments.
-type ArgRegsError struct {
-	Func string // the function defined with too many parameters, or called
-	Pos  ir.Pos // the call, or the zero Pos for the definition
-	N    int
-}
-
-func (e *ArgRegsError) Error() string {
-	if e.Pos == (ir.Pos{}) {
-		return fmt.Sprintf("function %q has %d parameters and is not inlined everywhere; BPF passes at most 5 arguments in registers (make it static __always_inline)", e.Func, e.N)
-	}
-	return fmt.Sprintf("call to function %s passes %d arguments and is not inlined; BPF passes at most 5 arguments in registers", e.Func, e.N)
-}
-
-// checkArgRegs reports, after inlining, the first call or function that
-// still needs more than 5 argument registers.
-func checkArgRegs(m *ir.Module) error {
-	for _, f := range m.Funcs {
-		if len(f.Params) > ir.MaxArgs {
-			return &ArgRegsError{Func: f.Name, N: len(f.Params)}
-		}
-	}
-	for _, f := range m.Funcs {
-		for _, b := range f.Blocks {
-			for _, in := range b.Instrs {
-				if in.Op == ir.OpCallFunc && len(in.Args) > ir.MaxArgs {
-					return &ArgRegsError{Func: in.Sym, Pos: in.Pos, N: len(in.Args)}
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // inlinedScopes returns the mapping of a callee's blocks to those of one
 // inlined copy: fresh scopes whose outermost one (and the callee's
 // function-wide objects, scope nil) sit inside the call's block.

@@ -614,16 +614,16 @@ func lateAssemble(in *ir.Instr) (asm.Instructions, error) {
 	for _, l := range code.Late {
 		v := in.Args[l.Arg]
 		if !v.IsImm {
-			return nil, &AsmError{Pos: in.Pos, Msg: fmt.Sprintf("asm operand %q must be a constant (an \"i\" operand), and is not one even after inlining", code.Operands[l.Operand].Name)}
+			return nil, errorAt(in.Pos, "asm operand %q must be a constant (an \"i\" operand), and is not one even after inlining", code.Operands[l.Operand].Name)
 		}
 		ops[l.Operand].Imm = v.Imm
 	}
 	insns, err := bpfasm.Assemble(code.Text, ops, code.ID)
 	if err != nil {
-		return nil, &AsmError{Pos: in.Pos, Msg: err.Error()}
+		return nil, errorAt(in.Pos, "%s", err)
 	}
 	if len(insns) != len(code.Insns) {
-		return nil, &AsmError{Pos: in.Pos, Msg: "asm code changes its instruction count with its operands' values"}
+		return nil, errorAt(in.Pos, "asm code changes its instruction count with its operands' values")
 	}
 	for i := range insns {
 		if slices.Contains(code.Funcs, insns[i].Reference()) && insns[i].OpCode.IsDWordLoad() {
@@ -632,13 +632,3 @@ func lateAssemble(in *ir.Instr) (asm.Instructions, error) {
 	}
 	return insns, nil
 }
-
-// AsmError is an asm statement that can be assembled only once its
-// operands' values are known, and then is wrong: an error in the input,
-// which the driver reports at Pos.
-type AsmError struct {
-	Pos ir.Pos
-	Msg string
-}
-
-func (e *AsmError) Error() string { return e.Msg }

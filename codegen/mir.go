@@ -61,6 +61,7 @@ type mblock struct {
 // mfunc is a function being compiled.
 type mfunc struct {
 	name    string
+	pos     ir.Pos // the definition, for diagnostics
 	blocks  []mblock
 	next    int // next free virtual register
 	noSpill map[int]bool

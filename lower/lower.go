@@ -235,7 +235,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	inlineOnly := alwaysInlineStatic(d)
 	program := sectionOf(attrs, nil) != "" && !inlineOnly
 	// More than 5 parameters are fine in a function every call inlines;
-	// codegen refuses what remains a BPF call (see codegen.ArgRegsError).
+	// codegen refuses what remains a BPF call (see checkArgRegs in codegen).
 	if n := len(ft.Parameters()); n > ir.MaxArgs && !l.isHandler(name) && (!static || hasAttr(attrs, "noinline")) {
 		l.errorf(d, "function %q has %d parameters; BPF passes at most 5 arguments in registers", name, n)
 	}

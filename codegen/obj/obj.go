@@ -12,6 +12,7 @@ import (
 	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
 
+	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -37,6 +38,10 @@ type Object struct {
 	// of the records it carries. The ELF writer emits it as BTF decl tags
 	// "bpfcc:output" on the map variable so the runtime can decode events.
 	Output map[string]btf.Type
+	// Warnings are what codegen's verification of the object found that
+	// does not stop it from loading everywhere (a program only privileged
+	// loaders accept); they are not written to the ELF file.
+	Warnings diag.List
 }
 
 // Func is a program or subprogram.
@@ -62,6 +67,9 @@ type Func struct {
 	BTF   *btf.Func
 	// StackSize is the frame size in bytes, for diagnostics and listings.
 	StackSize int
+	// Pos is the function's definition, where diagnostics about the whole
+	// function point.
+	Pos ir.Pos
 }
 
 // Line is one line_info record: the instruction index (not byte offset)
