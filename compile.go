@@ -139,16 +139,10 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	stage = "binding"
-	var handlers []lower.Handler
-	if sh := lower.Inspect(u); len(sh.Config) > 0 || len(opts.Probes) > 0 || len(opts.Binds) > 0 || opts.DefaultProbe != "" || bind.NeedsBinding(sh) {
-		bo := bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds, DefaultProbe: opts.DefaultProbe, CommandBinary: opts.CommandBinary}
-		if opts.DefaultProbe != "" {
-			bo.Funcs = bind.Funcs(u)
-		}
-		handlers, err = bind.Resolve(sh, bo)
-		if err != nil {
-			return nil, err
-		}
+	handlers, err := bind.Bind(frontend.Describe(u), bind.Options{Binary: opts.Binary, Probes: opts.Probes, Binds: opts.Binds,
+		DefaultProbe: opts.DefaultProbe, CommandBinary: opts.CommandBinary})
+	if err != nil {
+		return nil, err
 	}
 	stage = "lowering"
 	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu, Handlers: handlers})
@@ -267,7 +261,7 @@ func TargetHeader(bin string) func(src []byte) []byte {
 	return func(src []byte) []byte {
 		text, err := dwarfvars.TargetHeader(bin, src)
 		if err != nil {
-			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(bind.UserText(err.Error()))
+			msg := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(strings.ToValidUTF8(err.Error(), "\uFFFD"))
 			return []byte(fmt.Sprintf("#error \"<bpfcc/target.h>: %s\"\n", msg))
 		}
 		return []byte(text)

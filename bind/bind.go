@@ -1,7 +1,9 @@
 // Package bind connects probe handlers to a traced binary: it reads the
 // SEC("config") and command-line bindings, resolves each probe to its sites
 // with dwarfvars, binds every extra handler parameter to a variable there,
-// and hands lower the result as []lower.Handler.
+// and hands lower the result as []Handler. It sits between the frontend
+// (whose Describe gives the unit's functions and config strings) and
+// dwarfvars on one side and lower on the other.
 package bind
 
 import (
@@ -9,16 +11,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
+	"modernc.org/token"
+
+	"github.com/bpfcc/bpfcc/abi"
 	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/dwarfvars"
+	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
-	"github.com/bpfcc/bpfcc/lower"
 )
 
 // Options are the command-line settings.
@@ -32,78 +37,60 @@ type Options struct {
 	// DefaultProbe (--load PROBE) is the probe of every handler that has
 	// none: a function in a bare "uprobe", "uretprobe" or "kprobe" section,
 	// one in a probe section with extra parameters, or a function without
-	// SEC() with extra parameters that Funcs says is a handler
-	// (Func.IsHandler).
+	// SEC() with extra parameters that is a handler (see isHandler).
 	DefaultProbe string
-	// Funcs describes the unit's functions (see Funcs); nil treats every
-	// function without SEC() that has extra parameters as a handler.
-	Funcs map[string]Func
 	// CommandBinary is the binary of the command --load runs (-c, --),
 	// the traced binary of user-space handlers when Binary is empty. It
 	// never applies to a kprobe section.
 	CommandBinary string
 }
 
-// takesDefaultProbe reports whether --load PROBE binds function name.
-func takesDefaultProbe(name string, params []string, sec string, funcs map[string]Func) bool {
+// takesDefaultProbe reports whether --load PROBE binds function f.
+func takesDefaultProbe(f *frontend.Func) bool {
+	sec, probe := section(f.Section)
 	switch {
-	case bareProbeSection(sec):
+	case probe && sec.Name == sec.Def.Prefix:
+		// A bare probe section: uprobe, uretprobe, their .s forms, kprobe
+		// and kretprobe.
 		return true
-	case len(params) < 2:
+	case len(f.Params) < 2:
 		return false
-	case isProbeSection(sec):
+	case probe:
 		return true
-	case sec != "":
+	case f.Section != "":
 		return false
-	case funcs == nil:
-		return true
 	}
-	return funcs[name].IsHandler()
+	return isHandler(f)
+}
+
+// section parses a function's section; probe reports a uprobe or kprobe
+// section.
+func section(name string) (s abi.Section, probe bool) {
+	s, ok := abi.ParseSection(name)
+	return s, ok && s.Def.Probe()
 }
 
 // probeFromSection turns "uprobe//bin/app:func+0x10" (or uretprobe) into
 // the probe spec "/bin/app:func+0x10" ("...%return" for uretprobe).
-func probeFromSection(sec string) string {
-	kind, point, ok := strings.Cut(sec, "/")
-	if !ok || !strings.Contains(point, ":") {
+func probeFromSection(name string) string {
+	s, probe := section(name)
+	if !probe || s.Def.Kind != abi.KindUprobe || !strings.Contains(s.Target, ":") {
 		return ""
 	}
-	switch strings.TrimSuffix(kind, ".s") {
-	case "uprobe":
-		return point
-	case "uretprobe":
-		return point + "%return"
+	if s.Def.Return {
+		return s.Target + "%return"
 	}
-	return ""
+	return s.Target
 }
 
-// isProbeSection reports whether sec is a uprobe or kprobe section.
-func isProbeSection(sec string) bool {
-	kind, _, _ := strings.Cut(sec, "/")
-	switch strings.TrimSuffix(kind, ".s") {
-	case "uprobe", "uretprobe", "kprobe", "kretprobe":
-		return true
-	}
-	return false
-}
-
-// NeedsBinding reports whether a unit of this shape has handlers to bind
+// needsBinding reports whether a unit of this shape has handlers to bind
 // even without config strings or flags (probe-section functions with
 // extra parameters).
-func NeedsBinding(sh *lower.Shape) bool {
-	for name, ps := range sh.Params {
-		if len(ps) > 1 && isProbeSection(sh.Section[name]) {
+func needsBinding(sh *frontend.Shape) bool {
+	for i := range sh.Funcs {
+		if _, probe := section(sh.Funcs[i].Section); probe && len(sh.Funcs[i].Params) > 1 {
 			return true
 		}
-	}
-	return false
-}
-
-// bareProbeSection reports whether sec names a probe kind but no target.
-func bareProbeSection(sec string) bool {
-	switch sec {
-	case "uprobe", "uretprobe", "uprobe.s", "uretprobe.s", "kprobe", "kretprobe":
-		return true
 	}
 	return false
 }
@@ -181,18 +168,19 @@ func isIdent(s string) bool {
 }
 
 // specs merges the config strings with the command line (which wins).
-func specs(sh *lower.Shape, opts Options) (map[string]*Spec, diag.List) {
+func specs(sh *frontend.Shape, opts Options) (map[string]*Spec, diag.List) {
+	funcs := funcIndex(sh)
 	var dl diag.List
 	all := map[string]*Spec{}
 	for _, c := range sh.Config {
-		ss, err := ParseConfig(c.Text, c.Pos)
+		ss, err := ParseConfig(c.Text, irPos(c.Pos))
 		if err != nil {
-			dl = append(dl, diag.Diagnostic{File: c.Pos.File, Line: c.Pos.Line, Col: c.Pos.Col, Msg: err.Error()})
+			dl = append(dl, diag.Diagnostic{File: c.Pos.Filename, Line: c.Pos.Line, Col: c.Pos.Column, Msg: err.Error()})
 			continue
 		}
 		for i := range ss {
 			if prev := all[ss[i].Handler]; prev != nil {
-				dl = append(dl, diag.Diagnostic{File: c.Pos.File, Line: c.Pos.Line, Col: c.Pos.Col,
+				dl = append(dl, diag.Diagnostic{File: c.Pos.Filename, Line: c.Pos.Line, Col: c.Pos.Column,
 					Msg: fmt.Sprintf("handler %q has more than one SEC(\"config\") entry (%q and %q); give it one probe", ss[i].Handler, prev.Probe, ss[i].Probe)})
 				continue
 			}
@@ -202,7 +190,10 @@ func specs(sh *lower.Shape, opts Options) (map[string]*Spec, diag.List) {
 	get := func(h string) *Spec {
 		s := all[h]
 		if s == nil {
-			s = &Spec{Handler: h, Args: map[string]string{}, Pos: sh.Pos[h]}
+			s = &Spec{Handler: h, Args: map[string]string{}}
+			if f := funcs[h]; f != nil {
+				s.Pos = irPos(f.Pos)
+			}
 			all[h] = s
 		}
 		return s
@@ -227,8 +218,15 @@ func specs(sh *lower.Shape, opts Options) (map[string]*Spec, diag.List) {
 	return all, dl
 }
 
-// Resolve binds every handler that has a probe or extra parameters.
-func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
+// Bind binds every handler of the unit sh describes that has a probe or
+// extra parameters; nil when nothing asks for binding (no config string,
+// no flag, no probe-section function with extra parameters).
+func Bind(sh *frontend.Shape, opts Options) ([]Handler, error) {
+	if len(sh.Config) == 0 && len(opts.Probes) == 0 && len(opts.Binds) == 0 && opts.DefaultProbe == "" && !needsBinding(sh) {
+		return nil, nil
+	}
+	funcs := funcIndex(sh)
+	names := slices.Sorted(maps.Keys(funcs))
 	all, dl := specs(sh, opts)
 	bins := map[string]*dwarfvars.Binary{}
 	defer func() {
@@ -236,26 +234,27 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 			b.Close()
 		}
 	}()
-	var out []lower.Handler
-	for _, name := range sortedNames(sh.Params) {
-		params := sh.Params[name]
+	var out []Handler
+	for _, name := range names {
+		f := funcs[name]
+		params, sec := f.Params, f.Section
 		s := all[name]
-		pos := sh.Pos[name]
-		if opts.DefaultProbe != "" && (s == nil || s.Probe == "") && takesDefaultProbe(name, params, sh.Section[name], opts.Funcs) {
+		pos := irPos(f.Pos)
+		if opts.DefaultProbe != "" && (s == nil || s.Probe == "") && takesDefaultProbe(f) {
 			if s == nil {
 				s = &Spec{Handler: name, Args: map[string]string{}, Pos: pos}
 			}
 			s.Probe = opts.DefaultProbe
-			if strings.HasPrefix(sh.Section[name], "uretprobe") && !strings.HasSuffix(s.Probe, "%return") {
+			if ps, probe := section(sec); probe && ps.Def.Kind == abi.KindUprobe && ps.Def.Return && !strings.HasSuffix(s.Probe, "%return") {
 				s.Probe += "%return"
 			}
 		}
 		errAt := func(format string, args ...any) {
-			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Msg: UserText(fmt.Sprintf(format, args...))})
+			dl = append(dl, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Msg: strings.ToValidUTF8(fmt.Sprintf(format, args...), "\uFFFD")})
 		}
 		if (s == nil || s.Probe == "") && len(params) > 1 {
 			// SEC("uprobe//bin/app:func+0x10") names the probe itself.
-			if probe := probeFromSection(sh.Section[name]); probe != "" {
+			if probe := probeFromSection(sec); probe != "" {
 				if s == nil {
 					s = &Spec{Handler: name, Args: map[string]string{}, Pos: pos}
 				}
@@ -263,12 +262,12 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 			}
 		}
 		if s == nil || s.Probe == "" {
-			if len(params) > 1 && (s != nil && len(s.Args) > 0 || isProbeSection(sh.Section[name])) {
+			if _, probe := section(sec); len(params) > 1 && (s != nil && len(s.Args) > 0 || probe) {
 				errAt("handler %q has extra parameters but no probe to bind them at: add it to SEC(\"config\") (\"%s: PROBE ...\") or pass --probe %s=PROBE", name, name, name)
 			}
 			continue
 		}
-		h, err := resolveHandler(name, params, s, sh.Section[name], opts, bins)
+		h, err := resolveHandler(name, params, s, sec, opts, bins)
 		if err != nil {
 			errAt("%v", err)
 			continue
@@ -276,7 +275,7 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 		out = append(out, *h)
 	}
 	for name := range all {
-		if _, ok := sh.Params[name]; !ok && all[name].Probe != "" {
+		if _, ok := funcs[name]; !ok && all[name].Probe != "" {
 			p := all[name].Pos
 			dl = append(dl, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("probe binding names handler %q, which is not defined in this file", name)})
 		}
@@ -287,16 +286,21 @@ func Resolve(sh *lower.Shape, opts Options) ([]lower.Handler, error) {
 	return out, nil
 }
 
-func sortedNames(m map[string][]string) []string {
-	var r []string
-	for k := range m {
-		r = append(r, k)
+// funcIndex maps each function's name to its description.
+func funcIndex(sh *frontend.Shape) map[string]*frontend.Func {
+	m := make(map[string]*frontend.Func, len(sh.Funcs))
+	for i := range sh.Funcs {
+		m[sh.Funcs[i].Name] = &sh.Funcs[i]
 	}
-	sort.Strings(r)
-	return r
+	return m
 }
 
-func resolveHandler(name string, params []string, s *Spec, sec string, opts Options, bins map[string]*dwarfvars.Binary) (*lower.Handler, error) {
+// irPos is a frontend position as the diagnostics' and Spec's.
+func irPos(p token.Position) ir.Pos {
+	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+func resolveHandler(name string, params []string, s *Spec, sec string, opts Options, bins map[string]*dwarfvars.Binary) (*Handler, error) {
 	p, err := dwarfvars.ParseProbe(s.Probe)
 	if err != nil {
 		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
@@ -305,12 +309,11 @@ func resolveHandler(name string, params []string, s *Spec, sec string, opts Opti
 	if binary == "" {
 		binary = opts.Binary
 	}
-	kind, _, _ := strings.Cut(sec, "/")
-	kernel := strings.HasPrefix(kind, "kprobe") || strings.HasPrefix(kind, "kretprobe")
-	if binary == "" && !kernel {
+	ps, probe := section(sec)
+	if binary == "" && !(ps.Def != nil && ps.Def.KernelProbe()) {
 		binary = opts.CommandBinary
 	}
-	if binary == "" && strings.HasPrefix(kind, "u") && isProbeSection(sec) {
+	if binary == "" && probe && ps.Def.Kind == abi.KindUprobe {
 		// A uprobe stays a uprobe: it probes a function of a user
 		// program, never the kernel function of that name.
 		return nil, fmt.Errorf("handler %q: SEC(%q) probes %q in a user program, and no binary was given: add -x BINARY", name, sec, s.Probe)
@@ -352,9 +355,9 @@ func resolveHandler(name string, params []string, s *Spec, sec string, opts Opti
 		}
 		return nil, fmt.Errorf("handler %q: probe %q: %w", name, s.Probe, err)
 	}
-	h := &lower.Handler{Name: name}
+	h := &Handler{Name: name}
 	for i, site := range sites {
-		hs := lower.HandlerSite{Name: name}
+		hs := HandlerSite{Name: name}
 		if len(sites) > 1 {
 			hs.Name = fmt.Sprintf("%s_%d", name, i+1)
 		}
@@ -387,17 +390,10 @@ func resolveHandler(name string, params []string, s *Spec, sec string, opts Opti
 			}
 			hs.Bindings = append(hs.Bindings, bd)
 		}
-		kind := "uprobe"
-		if site.Return {
-			kind = "uretprobe"
-		}
-		if sleep {
-			kind += ".s"
-		}
 		hs.Sleepable = sleep
-		hs.Section = kind + "/" + abs + ":" + uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous || site.NoSymbol, site.Return)
+		hs.Section = abi.ProbeSection(true, site.Return, sleep, abs+":"+uprobeTarget(site.Func, site.FuncOffset, site.FileOffset, site.FuncAmbiguous || site.NoSymbol, site.Return))
 		if entry != nil {
-			hs.EntrySection = "uprobe/" + abs + ":" + uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous || entry.NoSymbol, false)
+			hs.EntrySection = abi.ProbeSection(true, false, false, abs+":"+uprobeTarget(entry.Func, entry.FuncOffset, entry.FileOffset, entry.FuncAmbiguous || entry.NoSymbol, false))
 		}
 		h.Sites = append(h.Sites, hs)
 	}
@@ -423,26 +419,19 @@ func uprobeTarget(fn string, off, fileOff uint64, ambiguous, ret bool) string {
 }
 
 // kernelHandler places a handler without bound arguments on a kprobe.
-func kernelHandler(name string, p dwarfvars.Probe) (*lower.Handler, error) {
-	hs := lower.HandlerSite{Name: name}
+func kernelHandler(name string, p dwarfvars.Probe) (*Handler, error) {
+	hs := HandlerSite{Name: name}
 	switch {
 	case p.Return:
-		hs.Section = "kretprobe/" + p.Func
+		hs.Section = abi.ProbeSection(false, true, false, p.Func)
 	case p.Kind == dwarfvars.ProbeFuncOffset:
-		hs.Section = fmt.Sprintf("kprobe/%s+%#x", p.Func, p.Offset)
+		hs.Section = abi.ProbeSection(false, false, false, fmt.Sprintf("%s+%#x", p.Func, p.Offset))
 	case p.Kind == dwarfvars.ProbeFunc:
-		hs.Section = "kprobe/" + p.Func
+		hs.Section = abi.ProbeSection(false, false, false, p.Func)
 	default:
 		return nil, errors.New("kernel probes on source lines need the kernel's DWARF; use FUNC or FUNC+OFF")
 	}
-	return &lower.Handler{Name: name, Sites: []lower.HandlerSite{hs}}, nil
-}
-
-// UserText cleans a message for the user: no "dwarfvars: " package
-// prefixes, and names read from a binary's DWARF with invalid UTF-8 shown
-// with U+FFFD.
-func UserText(msg string) string {
-	return strings.ToValidUTF8(strings.ReplaceAll(msg, "dwarfvars: ", ""), "\uFFFD")
+	return &Handler{Name: name, Sites: []HandlerSite{hs}}, nil
 }
 
 // CheckELF says plainly when the traced binary is not an ELF file (the DWARF

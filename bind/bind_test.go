@@ -7,12 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
+	"modernc.org/token"
+
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
-	"github.com/bpfcc/bpfcc/lower"
 )
 
 func TestParseConfigForms(t *testing.T) {
@@ -42,18 +45,21 @@ func TestParseConfigForms(t *testing.T) {
 	}
 }
 
-func shape(params map[string][]string, sections map[string]string, config ...string) *lower.Shape {
-	sh := &lower.Shape{Params: params, Pos: map[string]ir.Pos{}, Section: map[string]string{}}
-	line := 1
+// shape describes functions that all look like handlers (external, not
+// inline, not called, context first) by their parameter names.
+func shape(params map[string][]string, sections map[string]string, config ...string) *frontend.Shape {
+	sh := &frontend.Shape{}
+	var names []string
 	for name := range params {
-		sh.Pos[name] = ir.Pos{File: "h.c", Line: line}
-		line++
+		names = append(names, name)
 	}
-	for k, v := range sections {
-		sh.Section[k] = v
+	sort.Strings(names)
+	for i, name := range names {
+		sh.Funcs = append(sh.Funcs, frontend.Func{Name: name, Params: params[name], Section: sections[name], CtxFirst: true,
+			Pos: token.Position{Filename: "h.c", Line: i + 1}})
 	}
 	for i, c := range config {
-		sh.Config = append(sh.Config, ir.Config{Text: c, Pos: ir.Pos{File: "h.c", Line: 100 + i}})
+		sh.Config = append(sh.Config, frontend.Config{Text: c, Pos: token.Position{Filename: "h.c", Line: 100 + i}})
 	}
 	return sh
 }
@@ -91,7 +97,7 @@ func diagText(err error) string {
 
 func TestResolveKernel(t *testing.T) {
 	sh := shape(map[string][]string{"k1": {"ctx"}, "k2": {"ctx"}, "k3": {"ctx"}}, nil, "k1: do_sys_openat2; k2: vfs_read+0x10; k3: vfs_write%return")
-	hs, err := Resolve(sh, Options{})
+	hs, err := Bind(sh, Options{})
 	if err != nil {
 		t.Fatal(diagText(err))
 	}
@@ -104,11 +110,11 @@ func TestResolveKernel(t *testing.T) {
 		t.Errorf("sections = %v, want %v", got, want)
 	}
 	// Bound arguments on the kernel need vmlinux; lines need kernel DWARF.
-	_, err = Resolve(shape(map[string][]string{"k": {"ctx", "n"}}, nil, "k: vfs_read n"), Options{})
+	_, err = Bind(shape(map[string][]string{"k": {"ctx", "n"}}, nil, "k: vfs_read n"), Options{})
 	if !strings.Contains(diagText(err), "vmlinux") {
 		t.Errorf("kernel binding: %v", diagText(err))
 	}
-	_, err = Resolve(shape(map[string][]string{"k": {"ctx"}}, nil, "k: fs/read_write.c:600"), Options{})
+	_, err = Bind(shape(map[string][]string{"k": {"ctx"}}, nil, "k: fs/read_write.c:600"), Options{})
 	if !strings.Contains(diagText(err), "FUNC") {
 		t.Errorf("kernel line probe: %v", diagText(err))
 	}
@@ -116,11 +122,11 @@ func TestResolveKernel(t *testing.T) {
 
 func TestResolveDiagnostics(t *testing.T) {
 	// Bindings without a probe, and a probe naming a handler that does not exist.
-	_, err := Resolve(shape(map[string][]string{"prog": {"ctx", "a"}}, nil), Options{Binds: []string{"prog.a=x"}})
+	_, err := Bind(shape(map[string][]string{"prog": {"ctx", "a"}}, nil), Options{Binds: []string{"prog.a=x"}})
 	if !strings.Contains(diagText(err), "no probe") {
 		t.Errorf("bindings without probe: %q", diagText(err))
 	}
-	_, err = Resolve(shape(map[string][]string{"prog": {"ctx"}}, nil, "other: f"), Options{})
+	_, err = Bind(shape(map[string][]string{"prog": {"ctx"}}, nil, "other: f"), Options{})
 	if !strings.Contains(diagText(err), `"other"`) || !strings.Contains(diagText(err), "h.c:100") {
 		t.Errorf("unknown handler: %q", diagText(err))
 	}
@@ -147,12 +153,12 @@ func buildTarget(t *testing.T) string {
 func TestResolveUserSites(t *testing.T) {
 	bin := buildTarget(t)
 	sh := shape(map[string][]string{"e": {"ctx", "a", "bb"}, "r": {"ctx", "ret"}}, nil, "e: params a bb=b; r: loop_sum%return ret=$retval")
-	hs, err := Resolve(sh, Options{Binary: bin, DefaultProbe: "params"})
+	hs, err := Bind(sh, Options{Binary: bin, DefaultProbe: "params"})
 	if err != nil {
 		t.Fatal(diagText(err))
 	}
 	abs, _ := filepath.Abs(bin)
-	got := map[string]lower.HandlerSite{}
+	got := map[string]HandlerSite{}
 	for _, h := range hs {
 		if len(h.Sites) != 1 {
 			t.Fatalf("%s: %d sites", h.Name, len(h.Sites))
@@ -167,7 +173,7 @@ func TestResolveUserSites(t *testing.T) {
 	}
 	// DefaultProbe on a uretprobe-section handler becomes params%return,
 	// where a and b are not visible: a diagnostic naming them, not a guess.
-	_, err = Resolve(shape(map[string][]string{"d": {"ctx", "a", "b"}}, map[string]string{"d": "uretprobe"}), Options{Binary: bin, DefaultProbe: "params"})
+	_, err = Bind(shape(map[string][]string{"d": {"ctx", "a", "b"}}, map[string]string{"d": "uretprobe"}), Options{Binary: bin, DefaultProbe: "params"})
 	if txt := diagText(err); !strings.Contains(txt, "params%return") || !strings.Contains(txt, `"a"`) {
 		t.Errorf("uretprobe handler with DefaultProbe: %q", txt)
 	}
@@ -178,21 +184,21 @@ func TestResolveUserSites(t *testing.T) {
 // entries for one handler are an error.
 func TestBindingMistakes(t *testing.T) {
 	t.Run("NoParamsHandler", func(t *testing.T) {
-		_, err := Resolve(shape(map[string][]string{"prog": {}}, nil, "prog: /bin/true:main"), Options{})
+		_, err := Bind(shape(map[string][]string{"prog": {}}, nil, "prog: /bin/true:main"), Options{})
 		if err == nil || !strings.Contains(diagText(err), "pt_regs") {
 			t.Errorf("err = %v, want the ctx-parameter diagnostic", err)
 		}
 	})
 	t.Run("UnknownArgument", func(t *testing.T) {
 		bin := buildTarget(t)
-		_, err := Resolve(shape(map[string][]string{"prog": {"ctx", "a"}}, nil, "prog: params a aa=b"), Options{Binary: bin})
+		_, err := Bind(shape(map[string][]string{"prog": {"ctx", "a"}}, nil, "prog: params a aa=b"), Options{Binary: bin})
 		if err == nil || !strings.Contains(diagText(err), `no parameter "aa"`) {
 			t.Errorf("err = %v, want a diagnostic naming aa", err)
 		}
 	})
 	t.Run("DuplicateConfigEntry", func(t *testing.T) {
 		bin := buildTarget(t)
-		_, err := Resolve(shape(map[string][]string{"prog": {"ctx", "a"}}, nil, "prog: params a", "prog: loop_sum a=n"), Options{Binary: bin})
+		_, err := Bind(shape(map[string][]string{"prog": {"ctx", "a"}}, nil, "prog: params a", "prog: loop_sum a=n"), Options{Binary: bin})
 		if err == nil || !strings.Contains(diagText(err), "more than one") {
 			t.Errorf("err = %v, want a duplicate-entry diagnostic", err)
 		}
@@ -213,7 +219,7 @@ func TestFloatBindingRefused(t *testing.T) {
 	if b, err := exec.Command(gcc, "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, b)
 	}
-	_, err = Resolve(shape(map[string][]string{"h": {"ctx", "k", "d"}}, nil, "h: fp:2 k d"), Options{Binary: bin})
+	_, err = Bind(shape(map[string][]string{"h": {"ctx", "k", "d"}}, nil, "h: fp:2 k d"), Options{Binary: bin})
 	msg := diagText(err)
 	if strings.Count(msg, "floating point") != 1 || !strings.Contains(msg, `handler "h"`) || !strings.Contains(msg, "fp+0x") || !strings.Contains(msg, `argument "d"`) {
 		t.Errorf("float binding: %q", msg)
@@ -249,11 +255,11 @@ func TestAmbiguousFunctionAttachesByFileOffset(t *testing.T) {
 	bin := filepath.Join(dir, "dup")
 	sh := shape(map[string][]string{"h": {"ctx", "x"}, "u": {"ctx"}, "e": {"ctx", "y"}}, nil,
 		"h: helper@a.c x; u: fa; e: helper@b.c:4 y")
-	hs, err := Resolve(sh, Options{Binary: bin})
+	hs, err := Bind(sh, Options{Binary: bin})
 	if err != nil {
 		t.Fatal(diagText(err))
 	}
-	got := map[string]lower.HandlerSite{}
+	got := map[string]HandlerSite{}
 	for _, h := range hs {
 		got[h.Name] = h.Sites[0]
 	}
@@ -274,11 +280,11 @@ func TestAmbiguousFunctionAttachesByFileOffset(t *testing.T) {
 // even when the command's binary is known.
 func TestResolveUprobeNeedsBinary(t *testing.T) {
 	sh := shape(map[string][]string{"u": {"ctx"}, "r": {"ctx"}}, map[string]string{"u": "uprobe", "r": "uretprobe"})
-	_, err := Resolve(sh, Options{DefaultProbe: "process"})
+	_, err := Bind(sh, Options{DefaultProbe: "process"})
 	if got := diagText(err); strings.Count(got, "add -x BINARY") != 2 || strings.Contains(got, "kprobe") {
 		t.Errorf("uprobes without a binary: %q", got)
 	}
-	hs, err := Resolve(shape(map[string][]string{"k": {"ctx"}}, map[string]string{"k": "kprobe"}), Options{DefaultProbe: "vfs_read", CommandBinary: "/bin/true"})
+	hs, err := Bind(shape(map[string][]string{"k": {"ctx"}}, map[string]string{"k": "kprobe"}), Options{DefaultProbe: "vfs_read", CommandBinary: "/bin/true"})
 	if err != nil || len(hs) != 1 || hs[0].Sites[0].Section != "kprobe/vfs_read" {
 		t.Errorf("kprobe with a command binary: %v %v", hs, diagText(err))
 	}

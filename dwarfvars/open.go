@@ -86,12 +86,12 @@ func Open(path string) (b *Binary, err error) {
 	defer recoverInto(&err, "open "+path)
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("dwarfvars: %w", err)
+		return nil, err
 	}
 	exe, err := elf.NewFile(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("dwarfvars: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	b = &Binary{Path: path, DebugPath: path, exe: exe, files: []*os.File{f}, order: exe.ByteOrder,
 		cus: map[dwarf.Offset]*cuInfo{}, trees: map[dwarf.Offset]*funcTree{}, types: newTypeConv()}
@@ -112,7 +112,7 @@ func Open(path string) (b *Binary, err error) {
 	}
 	if err := b.loadDWARF(dbg); err != nil {
 		b.Close()
-		return nil, fmt.Errorf("dwarfvars: %s: %w", b.DebugPath, err)
+		return nil, fmt.Errorf("%s: %w", b.DebugPath, err)
 	}
 	b.loadSymbols(dbg)
 	return b, nil
@@ -453,6 +453,6 @@ func buildID(f *elf.File) []byte {
 // error; every exported entry point defers it.
 func recoverInto(err *error, what string) {
 	if r := recover(); r != nil {
-		*err = fmt.Errorf("dwarfvars: %s: %w: internal error: %v", what, ErrMalformed, r)
+		*err = fmt.Errorf("%s: %w: internal error: %v", what, ErrMalformed, r)
 	}
 }

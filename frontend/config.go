@@ -7,7 +7,7 @@ import (
 
 	"modernc.org/cc/v4"
 
-	"github.com/bpfcc/bpfcc/runtime/include"
+	"github.com/bpfcc/bpfcc/include"
 )
 
 func newConfig(opts Options) (*cc.Config, error) {

@@ -15,7 +15,7 @@ import (
 	"modernc.org/token"
 
 	"github.com/bpfcc/bpfcc/diag"
-	"github.com/bpfcc/bpfcc/runtime/include"
+	"github.com/bpfcc/bpfcc/include"
 )
 
 // Options configure preprocessing.

@@ -10,7 +10,7 @@ import (
 
 	"modernc.org/token"
 
-	"github.com/bpfcc/bpfcc/runtime/include"
+	"github.com/bpfcc/bpfcc/include"
 )
 
 // modernc.org/cc/v4 mis-expands GNU named variadic macro parameters

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bpfcc/bpfcc/runtime/include"
+	"github.com/bpfcc/bpfcc/include"
 )
 
 // regexpRewrite is the regexp formulation of rewriteNamedVariadics, the

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/bpfcc/bpfcc/runtime/include"
+	"github.com/bpfcc/bpfcc/include"
 )
 
 // vmlinux.h, as bpftool dumps it from the kernel's BTF, is 130,000 lines

@@ -483,19 +483,11 @@ type Module struct {
 	License    string
 	Version    uint32
 	HasVersion bool
-	// Config holds the SEC("config") probe-binding strings, in order.
-	Config []Config
 	// Kfuncs are the kernel functions (extern __ksym) the code calls.
 	Kfuncs []*Kfunc
 	// Output says which struct type a perf event array or ring buffer map
 	// carries (map name → type), recorded for the runtime's decoder.
 	Output map[string]btf.Type
-}
-
-// Config is one SEC("config") string.
-type Config struct {
-	Text string
-	Pos  Pos
 }
 
 // Kfunc is a kernel function the program calls (OpCallFunc of Name, which

@@ -7,6 +7,8 @@ import (
 
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // btfConv converts C types to BTF, caching so each C type maps to one BTF
@@ -159,7 +161,7 @@ func (c *btfConv) bare(t cc.Type) btf.Type {
 	if size <= 0 {
 		size = 1
 	}
-	return c.intType(fmt.Sprintf("__bpfcc_opaque%d", size), min(size, 16), btf.Unsigned)
+	return c.intType(fmt.Sprintf(abi.ReservedPrefix+"opaque%d", size), min(size, 16), btf.Unsigned)
 }
 
 func (c *btfConv) record(t cc.Type) btf.Type {

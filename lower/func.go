@@ -6,6 +6,7 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
+	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -86,7 +87,7 @@ func (l *lowerer) lowerFuncs() {
 			done[fi] = true
 		}
 	}
-	handlers := map[string]*Handler{}
+	handlers := map[string]*bind.Handler{}
 	for i := range l.opts.Handlers {
 		handlers[l.opts.Handlers[i].Name] = &l.opts.Handlers[i]
 	}
@@ -117,7 +118,7 @@ func (l *lowerer) lowerFuncs() {
 
 // lowerHandler emits one program per probe site of a bound handler, plus
 // the entry-value helpers its bindings need.
-func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
+func (l *lowerer) lowerHandler(fi *funcInfo, h *bind.Handler) {
 	ft := fi.decl.Type().(*cc.FunctionType)
 	if ps := ft.Parameters(); len(ps) < 1 || ps[0].Type().Kind() == cc.Void {
 		l.errorf(fi.decl, "handler %q must take the context (struct pt_regs *ctx) as its first parameter", fi.name)
@@ -149,7 +150,7 @@ func (l *lowerer) lowerHandler(fi *funcInfo, h *Handler) {
 	}
 }
 
-func (l *lowerer) lowerFunc(fi *funcInfo, site *HandlerSite) {
+func (l *lowerer) lowerFunc(fi *funcInfo, site *bind.HandlerSite) {
 	ft := fi.decl.Type().(*cc.FunctionType)
 	fl := &fnLowerer{
 		l: l, fi: fi, f: fi.f,

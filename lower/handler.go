@@ -5,69 +5,11 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"modernc.org/cc/v4"
 
+	"github.com/bpfcc/bpfcc/abi"
+	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/dwarfvars"
-	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
 )
-
-// Handler is a probe handler whose extra parameters are bound to a traced
-// program's variables. Each Site becomes one program.
-type Handler struct {
-	Name  string
-	Sites []HandlerSite
-}
-
-// HandlerSite is one probe address of a handler.
-type HandlerSite struct {
-	// Name is the emitted program's name (the handler's, or with a suffix
-	// when a probe has several addresses).
-	Name    string
-	Section string
-	// Bindings holds one binding per extra parameter, in order.
-	Bindings []*dwarfvars.Binding
-	// Sleepable programs read tracee memory with bpf_copy_from_user.
-	Sleepable bool
-	// EntrySection is where the entry-value helper attaches, when a
-	// binding needs DW_OP_entry_value.
-	EntrySection string
-}
-
-// Shape is what the binder needs from a unit before lowering: the
-// SEC("config") strings and each function's parameter names.
-type Shape struct {
-	Config []ir.Config
-	// Params maps a defined function to its parameter names.
-	Params map[string][]string
-	// Pos is each function's position.
-	Pos map[string]ir.Pos
-	// Section is each function's SEC() name ("" for none).
-	Section map[string]string
-}
-
-// Inspect returns u's shape without lowering it.
-func Inspect(u *frontend.Unit) *Shape {
-	l := newLowerer(u, Options{})
-	sh := &Shape{Params: map[string][]string{}, Pos: map[string]ir.Pos{}, Section: map[string]string{}}
-	func() {
-		// Errors stop collection early; Lower reports them afterwards.
-		defer func() { recover() }()
-		l.collect()
-	}()
-	sh.Config = l.m.Config
-	for _, fi := range l.order {
-		ft := fi.decl.Type().(*cc.FunctionType)
-		var names []string
-		for _, p := range ft.Parameters() {
-			if p.Type().Kind() != cc.Void {
-				names = append(names, p.Name())
-			}
-		}
-		sh.Params[fi.name] = names
-		sh.Pos[fi.name] = fi.f.Pos
-		sh.Section[fi.name] = fi.f.Section
-	}
-	return sh
-}
 
 // entryMapName is the LRU hash map where the entry-value helper saves the
 // registers, keyed by (pid_tgid, CFA at entry).
@@ -81,7 +23,7 @@ func Inspect(u *frontend.Unit) *Shape {
 // PID on a running process), or one whose record the LRU evicted, has no
 // record: the line probe then counts a read error instead of making up a
 // value.
-const entryMapName = "__bpfcc_entry_regs"
+const entryMapName = abi.EntryRegsMap
 
 // entryMapSize bounds the saved records (frames of traced functions).
 const entryMapSize = 10240
@@ -90,7 +32,7 @@ const entryMapSize = 10240
 // element whose value is a struct with one 64-bit counter per (program,
 // bound parameter), named PROGRAM__PARAM, so the runtime can say which
 // handler and variable failed.
-const errMapName = "__bpfcc_read_errors"
+const errMapName = abi.ReadErrorsMap
 
 // entryRegs is how many DWARF registers (0..16) an entry record holds. The
 // entry helper saves all of them, so the one record per (thread, CFA) serves
@@ -113,14 +55,14 @@ type binder struct {
 	fl   *fnLowerer
 	ctx  ir.Reg
 	bd   *dwarfvars.Binding
-	site *HandlerSite
+	site *bind.HandlerSite
 	// counter names this parameter's read-error counter.
 	counter string
 }
 
 // bindParams emits the prologue that fetches each bound parameter and
 // stores it into the parameter's local.
-func (fl *fnLowerer) bindParams(ctx ir.Reg, params []*cc.Parameter, site *HandlerSite) {
+func (fl *fnLowerer) bindParams(ctx ir.Reg, params []*cc.Parameter, site *bind.HandlerSite) {
 	for i, bd := range site.Bindings {
 		p := params[i+1]
 		d := p.Declarator
@@ -133,7 +75,7 @@ func (fl *fnLowerer) bindParams(ctx ir.Reg, params []*cc.Parameter, site *Handle
 			continue
 		}
 		first, start := fl.b, len(fl.b.Instrs)
-		bn := &binder{fl: fl, ctx: ctx, bd: bd, site: site, counter: site.Name + "__" + d.Name()}
+		bn := &binder{fl: fl, ctx: ctx, bd: bd, site: site, counter: abi.ReadErrorCounter(site.Name, d.Name())}
 		raw := bn.fetchBinding()
 		v := fl.convertBound(p, bd, raw)
 		lv := fl.declareLocal(d, pt)
@@ -326,7 +268,7 @@ func (fl *fnLowerer) sharedSlot(name string, size, align int) *ir.Slot {
 // the read-error map, so the runtime can report it instead of a silent 0.
 func (bn *binder) readTracee(addr ir.Reg, size int) ir.Reg {
 	fl := bn.fl
-	slot := fl.sharedSlot("__bpfcc_tracee", 8, 8)
+	slot := fl.sharedSlot(abi.ReservedPrefix+"tracee", 8, 8)
 	fa := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: fa, Slot: slot})
 	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(fa), B: ir.Imm(0), Size: 8, Space: ir.SpaceStack})
@@ -353,7 +295,7 @@ func (bn *binder) readTracee(addr ir.Reg, size int) ir.Reg {
 func (bn *binder) countError() {
 	fl := bn.fl
 	off := fl.l.errCounter(bn.counter)
-	key := fl.sharedSlot("__bpfcc_errkey", 4, 4)
+	key := fl.sharedSlot(abi.ReservedPrefix+"errkey", 4, 4)
 	ka := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
 	zero := fl.toReg(value{op: ir.Imm(0)})
@@ -381,7 +323,7 @@ func (bn *binder) entryValue(dwarfReg int) ir.Reg {
 		return fl.toReg(value{op: ir.Imm(0)})
 	}
 	fl.l.needEntryMap()
-	key := fl.sharedSlot("__bpfcc_entrykey", 16, 8)
+	key := fl.sharedSlot(abi.ReservedPrefix+"entrykey", 16, 8)
 	ka := fl.tmp()
 	fl.emit(&ir.Instr{Op: ir.OpFrameAddr, Dst: ka, Slot: key})
 	tid := fl.tmp()
@@ -412,7 +354,7 @@ func (bn *binder) entryValue(dwarfReg int) ir.Reg {
 func (l *lowerer) errCounter(name string) int {
 	bs := &l.bound
 	if bs.errVal == nil {
-		bs.errVal = &btf.Struct{Name: "__bpfcc_read_errors"}
+		bs.errVal = &btf.Struct{Name: abi.ReadErrorsMap}
 		bs.counters = map[string]int{}
 		l.m.Maps = append(l.m.Maps, &ir.Map{Name: errMapName, BTF: l.mapStruct(2 /* BPF_MAP_TYPE_ARRAY */, 4, 0, 1, l.btf.intType("unsigned int", 4, btf.Unsigned), bs.errVal)})
 	}
@@ -454,7 +396,7 @@ func (l *lowerer) mapStruct(typ, keySize, valSize, maxEntries uint32, key, val b
 // needs none or an earlier site at the same function entry created it: one
 // helper per function entry saves every register, for all handlers there,
 // into one record per (thread, CFA).
-func (l *lowerer) entryHelper(site *HandlerSite) *ir.Func {
+func (l *lowerer) entryHelper(site *bind.HandlerSite) *ir.Func {
 	if site.EntrySection == "" {
 		return nil
 	}
@@ -474,7 +416,7 @@ func (l *lowerer) entryHelper(site *HandlerSite) *ir.Func {
 	if l.bound.entryProgs[site.EntrySection] != nil {
 		return nil
 	}
-	f := l.entryProgram(site.Name+"__entry", site.EntrySection, e)
+	f := l.entryProgram(abi.EntryProgram(site.Name), site.EntrySection, e)
 	l.bound.entryProgs[site.EntrySection] = f
 	return f
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cilium/ebpf/btf"
 
+	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
@@ -40,10 +41,10 @@ func TestEntryValuesShareOneHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	const entrySec = "uprobe//bin/app:work+0x0"
-	hs := []Handler{
-		{Name: "h1", Sites: []HandlerSite{{Name: "h1", Section: "uprobe//bin/app:work+0x20", EntrySection: entrySec,
+	hs := []bind.Handler{
+		{Name: "h1", Sites: []bind.HandlerSite{{Name: "h1", Section: "uprobe//bin/app:work+0x20", EntrySection: entrySec,
 			Bindings: []*dwarfvars.Binding{entryBinding("a", 5 /* rdi */), entryBinding("b", 1 /* rdx */)}}}},
-		{Name: "h2", Sites: []HandlerSite{{Name: "h2", Section: "uprobe//bin/app:work+0x20", EntrySection: entrySec,
+		{Name: "h2", Sites: []bind.HandlerSite{{Name: "h2", Section: "uprobe//bin/app:work+0x20", EntrySection: entrySec,
 			Bindings: []*dwarfvars.Binding{entryBinding("c", 4 /* rsi */)}}}},
 	}
 	m, _, err := Lower(u, Options{OptLevel: 2, CPU: 3, Handlers: hs})

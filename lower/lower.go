@@ -13,6 +13,8 @@ import (
 	"modernc.org/cc/v4"
 	"modernc.org/token"
 
+	"github.com/bpfcc/bpfcc/abi"
+	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
@@ -22,8 +24,8 @@ import (
 type Options struct {
 	OptLevel int
 	CPU      int
-	// Handlers binds probe handlers' extra parameters (see Handler).
-	Handlers []Handler
+	// Handlers binds probe handlers' extra parameters (bind.Bind's result).
+	Handlers []bind.Handler
 }
 
 // Lower builds the IR module of u. Warnings are returned beside the module.
@@ -261,7 +263,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
 	if sec := sectionOf(attrs, nil); program {
 		f.Section = sec
-		if !knownSection(sec) {
+		if _, known := abi.ParseSection(sec); !known {
 			// As with clang, the section is the program's own business:
 			// a loader may know it (custom handlers, an explicit type).
 			l.warnf(d, "unknown program section %q for %q; libbpf derives no program type from it, so the loader must set one", sec, name)
@@ -350,8 +352,9 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 		case sec == "version":
 			l.version(d, id)
 		case sec == "config":
-			// Probe bindings: read by the DWARF binder, not emitted.
-			l.m.Config = append(l.m.Config, ir.Config{Text: l.stringInit(d, id), Pos: l.pos(d)})
+			// Probe bindings: read by bind (frontend.Describe), not
+			// emitted; only checked here.
+			l.stringInit(d, id)
 		default:
 			l.dataVar(d, id, name, static, sec)
 		}
@@ -484,15 +487,7 @@ func (l *lowerer) finish() {
 // sectionOf returns the section attribute of a function type's attributes or
 // a variable's attribute list.
 func sectionOf(a *cc.Attributes, list *cc.AttributeSpecifierList) string {
-	if v := attrString(a, "section"); v != "" {
-		return v
-	}
-	for ; list != nil; list = list.AttributeSpecifierList {
-		if s := attrListString(list.AttributeSpecifier, "section"); s != "" {
-			return s
-		}
-	}
-	return ""
+	return frontend.SectionOf(a, list)
 }
 
 func attrString(a *cc.Attributes, name string) string {
@@ -504,26 +499,6 @@ func attrString(a *cc.Attributes, name string) string {
 			if s, ok := v.(cc.StringValue); ok {
 				return strings.TrimRight(string(s), "\x00")
 			}
-		}
-	}
-	return ""
-}
-
-func attrListString(as *cc.AttributeSpecifier, name string) string {
-	if as == nil {
-		return ""
-	}
-	for vl := as.AttributeValueList; vl != nil; vl = vl.AttributeValueList {
-		av := vl.AttributeValue
-		if av == nil {
-			continue
-		}
-		n := strings.Trim(av.Token.SrcStr(), "_")
-		if n != name || av.ArgumentExpressionList == nil {
-			continue
-		}
-		if v, ok := av.ArgumentExpressionList.AssignmentExpression.Value().(cc.StringValue); ok {
-			return strings.TrimRight(string(v), "\x00")
 		}
 	}
 	return ""

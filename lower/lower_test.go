@@ -155,22 +155,6 @@ long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of B
 	}
 }
 
-func TestInspectShape(t *testing.T) {
-	u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`
-char _c[] __attribute__((section("config"))) = "h: work n";
-int h(void *ctx, int n) { return n; }`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := Inspect(u)
-	if len(sh.Config) != 1 || sh.Config[0].Text != "h: work n" {
-		t.Errorf("config = %+v", sh.Config)
-	}
-	if got := strings.Join(sh.Params["h"], ","); got != "ctx,n" {
-		t.Errorf("params = %q", got)
-	}
-}
-
 // An extern declared twice is one extern (found by the mutation test: it
 // reached the ELF writer twice).
 func TestExternDeclaredTwice(t *testing.T) {

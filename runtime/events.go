@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +14,8 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/perf"
 	"github.com/cilium/ebpf/ringbuf"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // LostSuffix names a ring buffer's drop counter: BPFCC_OUTPUT(name, type)
@@ -49,7 +52,7 @@ const perfBufferSize = 64 << 10
 // EventTag is the prefix of a BTF decl tag on an output map that names the
 // type of its records: __attribute__((btf_decl_tag("bpfcc:event:struct event")))
 // or "bpfcc:event:event_t".
-const EventTag = "bpfcc:event:"
+const EventTag = abi.EventTag
 
 // eventReader reads one perf event array or ring buffer.
 type eventReader struct {
@@ -75,10 +78,6 @@ func isOutputMap(t ebpf.MapType) bool { return t == ebpf.PerfEventArray || t == 
 // outputType finds the BTF type of an output map's records: Options, then a
 // decl tag on the map, then a struct or typedef named after the map (or the
 // map name with "_event"/"_t" appended). nil means records print as hex.
-// compilerOutputPrefix names the VAR in which bpfcc records an output
-// map's record type (elfwriter.OutputVarPrefix; internal, so repeated here).
-const compilerOutputPrefix = "__bpfcc_output_"
-
 func outputType(spec *ebpf.CollectionSpec, ms *ebpf.MapSpec, explicit map[string]btf.Type) btf.Type {
 	if t := explicit[ms.Name]; t != nil {
 		return t
@@ -86,18 +85,20 @@ func outputType(spec *ebpf.CollectionSpec, ms *ebpf.MapSpec, explicit map[string
 	if spec.Types == nil {
 		return nil
 	}
-	// The compiler records the type each output map carries as a VAR
-	// named __bpfcc_output_MAP (see codegen/internal/elfwriter), and
-	// bpfcc.h's BPFCC_OUTPUT as a VAR named MAP_bpfcc_event.
-	for _, name := range []string{compilerOutputPrefix + ms.Name, ms.Name + "_bpfcc_event"} {
-		var v *btf.Var
-		if spec.Types.TypeByName(name, &v) == nil {
-			t := btf.UnderlyingType(v.Type)
-			if p, ok := t.(*btf.Pointer); ok && strings.HasSuffix(name, "_bpfcc_event") {
-				t = btf.UnderlyingType(p.Target)
-			}
-			return t
+	// The compiler tags each output map whose record type it knows
+	// (abi.OutputTag) and records the type as the VAR named
+	// abi.OutputVarPrefix+MAP; bpfcc.h's BPFCC_OUTPUT records it as the
+	// pointer VAR named MAP+abi.EventVarSuffix.
+	var v *btf.Var
+	if slices.Contains(ms.Tags, abi.OutputTag) && spec.Types.TypeByName(abi.OutputVarPrefix+ms.Name, &v) == nil {
+		return btf.UnderlyingType(v.Type)
+	}
+	if spec.Types.TypeByName(ms.Name+abi.EventVarSuffix, &v) == nil {
+		t := btf.UnderlyingType(v.Type)
+		if p, ok := t.(*btf.Pointer); ok {
+			t = btf.UnderlyingType(p.Target)
 		}
+		return t
 	}
 	for _, tag := range ms.Tags {
 		if name, ok := strings.CutPrefix(tag, EventTag); ok {

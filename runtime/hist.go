@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/cilium/ebpf"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // Histogram conventions. A map is printed as a histogram when a decl tag on
@@ -26,8 +28,8 @@ import (
 // bucket i counts [MIN + i*STEP, MIN + (i+1)*STEP); MIN defaults to 0 and
 // STEP to 1.
 const (
-	HistTag  = "bpfcc:hist"
-	LHistTag = "bpfcc:lhist"
+	HistTag  = abi.HistTag
+	LHistTag = abi.LHistTag
 )
 
 // histSpec says how a map's buckets are labelled.

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cilium/ebpf"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // maxDumpEntries bounds how many entries of one map are read at exit.
@@ -44,7 +46,7 @@ func dumpable(ms *ebpf.MapSpec, verbose bool) bool {
 	}
 	// The compiler's own maps: saved entry registers are internal; the
 	// read-error counters are shown (they are empty unless a read failed).
-	if strings.HasPrefix(ms.Name, "__bpfcc_") && ms.Name != readErrorsMap {
+	if strings.HasPrefix(ms.Name, abi.ReservedPrefix) && ms.Name != readErrorsMap {
 		return verbose
 	}
 	return true

@@ -13,6 +13,8 @@ import (
 	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/link"
 	"golang.org/x/sys/unix"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // The process-tree filter. -c/-- and -p trace a process and every process
@@ -31,14 +33,14 @@ import (
 // traced. Counters record the probe hits on each side of the filter, for
 // -v and for the "nothing collected" report.
 
-// Names of the filter's maps and programs; the __bpfcc_ prefix keeps the
+// Names of the filter's maps and programs; the reserved prefix keeps the
 // maps out of the tables printed at exit.
 const (
-	pidSetMap   = "__bpfcc_pids"
-	pidStatsMap = "__bpfcc_pidstat"
-	forkProg    = "__bpfcc_fork"
-	exitProg    = "__bpfcc_exit"
-	filterLabel = "__bpfcc_pf_"
+	pidSetMap   = abi.ReservedPrefix + "pids"
+	pidStatsMap = abi.ReservedPrefix + "pidstat"
+	forkProg    = abi.ReservedPrefix + "fork"
+	exitProg    = abi.ReservedPrefix + "exit"
+	filterLabel = abi.ReservedPrefix + "pf_"
 )
 
 // Slots of the statistics map (a per-CPU array of u64).
@@ -157,8 +159,8 @@ func planTreeFilter(spec *ebpf.CollectionSpec, plans []plan, tracing bool, note 
 	}
 	spec.Maps[pidSetMap] = &ebpf.MapSpec{Name: pidSetMap, Type: ebpf.Hash, KeySize: 4, ValueSize: 4, MaxEntries: pidSetSize, Flags: unix.BPF_F_NO_PREALLOC}
 	spec.Maps[pidStatsMap] = &ebpf.MapSpec{Name: pidStatsMap, Type: ebpf.PerCPUArray, KeySize: 4, ValueSize: 8, MaxEntries: statSlots}
-	spec.Programs[forkProg] = &ebpf.ProgramSpec{Name: forkProg, Type: ebpf.TracePoint, SectionName: "tracepoint/sched/sched_process_fork", License: "GPL", Instructions: forkInsns(int16(child.offset))}
-	spec.Programs[exitProg] = &ebpf.ProgramSpec{Name: exitProg, Type: ebpf.TracePoint, SectionName: "tracepoint/sched/sched_process_exit", License: "GPL", Instructions: exitInsns(groupDead)}
+	spec.Programs[forkProg] = &ebpf.ProgramSpec{Name: forkProg, Type: ebpf.TracePoint, SectionName: abi.FormatSection("tracepoint", "sched/sched_process_fork", false), License: "GPL", Instructions: forkInsns(int16(child.offset))}
+	spec.Programs[exitProg] = &ebpf.ProgramSpec{Name: exitProg, Type: ebpf.TracePoint, SectionName: abi.FormatSection("tracepoint", "sched/sched_process_exit", false), License: "GPL", Instructions: exitInsns(groupDead)}
 	check := filterCheck()
 	for _, ins := range check {
 		f.prefix += int(ins.Size() / asm.InstructionSize)

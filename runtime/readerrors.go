@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/cilium/ebpf"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // readErrorsMap is where bpfcc's bound handlers count failed reads of the
 // traced program's variables: one element whose value is a struct with a
 // counter per (program, bound parameter), named PROGRAM__PARAM.
-const readErrorsMap = "__bpfcc_read_errors"
+const readErrorsMap = abi.ReadErrorsMap
 
 // readError is one nonzero counter of the read-error map.
 type readError struct {
@@ -39,19 +41,20 @@ func readErrors(spec *ebpf.CollectionSpec, es []entry) []readError {
 			re := readError{Handler: f.Name, Count: n}
 			best := ""
 			for name := range spec.Programs {
-				if len(name) > len(best) && strings.HasPrefix(f.Name, name+"__") {
+				if _, ok := abi.SplitReadErrorCounter(f.Name, name); ok && len(name) > len(best) {
 					best = name
 				}
 			}
 			if best != "" {
-				re.Handler, re.Variable = best, strings.TrimPrefix(f.Name, best+"__")
+				re.Handler = best
+				re.Variable, _ = abi.SplitReadErrorCounter(f.Name, best)
 				sec := spec.Programs[best].SectionName
 				if i := strings.LastIndex(sec, ":"); i >= 0 {
 					re.Probe = sec[i+1:]
 				} else if _, p, ok := strings.Cut(sec, "/"); ok {
 					re.Probe = p
 				}
-			} else if h, v, ok := strings.Cut(f.Name, "__"); ok {
+			} else if h, v, ok := abi.SplitReadErrorCounterAny(f.Name); ok {
 				re.Handler, re.Variable = h, v
 			}
 			out = append(out, re)

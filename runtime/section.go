@@ -11,43 +11,24 @@ import (
 
 	"github.com/cilium/ebpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
-// kind is the family of attach point a program section names.
-type kind int
+// kind is the family of attach point a program section names: the
+// section table's (abi.Kind), whose String names it.
+type kind = abi.Kind
 
 const (
-	kindUprobe kind = iota + 1
-	kindKprobe
-	kindTracepoint
-	kindRawTracepoint
-	kindXDP
-	kindTC
-	kindTracing // tp_btf, fentry, fexit, fmod_ret: BTF-typed, attached by the kernel's own name
-	kindLSM
+	kindUprobe        = abi.KindUprobe
+	kindKprobe        = abi.KindKprobe
+	kindTracepoint    = abi.KindTracepoint
+	kindRawTracepoint = abi.KindRawTracepoint
+	kindXDP           = abi.KindXDP
+	kindTC            = abi.KindTC
+	kindTracing       = abi.KindTracing // tp_btf, fentry, fexit, fmod_ret: BTF-typed, attached by the kernel's own name
+	kindLSM           = abi.KindLSM
 )
-
-func (k kind) String() string {
-	switch k {
-	case kindUprobe:
-		return "uprobe"
-	case kindKprobe:
-		return "kprobe"
-	case kindTracepoint:
-		return "tracepoint"
-	case kindRawTracepoint:
-		return "raw_tracepoint"
-	case kindXDP:
-		return "xdp"
-	case kindTC:
-		return "tc"
-	case kindTracing:
-		return "tracing"
-	case kindLSM:
-		return "lsm"
-	}
-	return "unknown"
-}
 
 // attachPoint is a parsed section name (or --load PROBE): where a program goes.
 type attachPoint struct {
@@ -94,13 +75,18 @@ func (p attachPoint) String() string {
 	return strings.TrimSpace(b.String())
 }
 
-// parseSection parses a program's ELF section name the way libbpf does.
+// parseSection parses a program's ELF section name with libbpf's section
+// table (abi.ParseSection), then the target of the kinds the loader
+// attaches.
 func parseSection(sec string) (attachPoint, error) {
-	prefix, rest, _ := strings.Cut(sec, "/")
-	var p attachPoint
-	switch prefix {
-	case "uprobe", "uretprobe", "uprobe.s", "uretprobe.s":
-		p = attachPoint{kind: kindUprobe, ret: strings.HasPrefix(prefix, "uret"), sleepable: strings.HasSuffix(prefix, ".s")}
+	s, ok := abi.ParseSection(sec)
+	if !ok || s.Def.Kind == abi.KindNone {
+		return attachPoint{}, fmt.Errorf("%w: section %q (supported: uprobe, uretprobe, uprobe.s, kprobe, kretprobe, tracepoint, tp, raw_tp, raw_tracepoint, tp_btf, fentry, fexit, fmod_ret, lsm, xdp, tc)", ErrSection, sec)
+	}
+	d, rest := s.Def, s.Target
+	p := attachPoint{kind: d.Kind, ret: d.Return, sleepable: d.Sleepable()}
+	switch d.Kind {
+	case kindUprobe:
 		if rest == "" {
 			return p, nil
 		}
@@ -110,44 +96,30 @@ func parseSection(sec string) (attachPoint, error) {
 			}
 			return p, err
 		}
-		return p, nil
-	case "kprobe", "kretprobe":
-		p = attachPoint{kind: kindKprobe, ret: prefix == "kretprobe"}
+	case kindKprobe:
 		if rest == "" {
 			return p, nil
 		}
 		return p, p.setKprobeTarget(rest)
-	case "tracepoint", "tp":
+	case kindTracepoint:
 		if strings.Count(rest, "/") != 1 || strings.HasPrefix(rest, "/") || strings.HasSuffix(rest, "/") {
-			return p, fmt.Errorf("%w: section %q: want tracepoint/CATEGORY/NAME", ErrSection, sec)
+			return attachPoint{}, fmt.Errorf("%w: section %q: want tracepoint/CATEGORY/NAME", ErrSection, sec)
 		}
-		return attachPoint{kind: kindTracepoint, symbol: rest}, nil
-	case "raw_tp", "raw_tracepoint":
+		p.symbol = rest
+	case kindRawTracepoint:
 		if rest == "" || strings.Contains(rest, "/") {
-			return p, fmt.Errorf("%w: section %q: want raw_tp/NAME", ErrSection, sec)
+			return attachPoint{}, fmt.Errorf("%w: section %q: want raw_tp/NAME", ErrSection, sec)
 		}
-		return attachPoint{kind: kindRawTracepoint, symbol: rest}, nil
-	case "tp_btf", "fentry", "fexit", "fmod_ret", "fentry.s", "fexit.s", "fmod_ret.s", "lsm", "lsm.s":
+		p.symbol = rest
+	case kindTracing, kindLSM:
 		if rest == "" {
-			return p, fmt.Errorf("%w: section %q: want %s/NAME", ErrSection, sec, prefix)
+			return attachPoint{}, fmt.Errorf("%w: section %q: want %s/NAME", ErrSection, sec, d.Prefix)
 		}
-		k := kindTracing
-		if strings.HasPrefix(prefix, "lsm") {
-			k = kindLSM
-		}
-		return attachPoint{kind: k, symbol: rest, sleepable: strings.HasSuffix(prefix, ".s"), family: strings.TrimSuffix(prefix, ".s")}, nil
-	case "xdp":
-		return attachPoint{kind: kindXDP}, nil
-	case "tc", "tcx", "classifier":
-		switch rest {
-		case "", "ingress":
-			return attachPoint{kind: kindTC}, nil
-		case "egress":
-			return attachPoint{kind: kindTC, egress: true}, nil
-		}
-		return p, fmt.Errorf("%w: section %q: want tc, tc/ingress or tc/egress", ErrSection, sec)
+		p.symbol, p.family = rest, strings.TrimSuffix(d.Prefix, ".s")
+	case kindTC:
+		p.egress = d.Attach == ebpf.AttachTCXEgress
 	}
-	return p, fmt.Errorf("%w: section %q (supported: uprobe, uretprobe, uprobe.s, kprobe, kretprobe, tracepoint, tp, raw_tp, raw_tracepoint, tp_btf, fentry, fexit, fmod_ret, lsm, xdp, tc)", ErrSection, sec)
+	return p, nil
 }
 
 // setUprobeTarget parses BINARY:FUNC[+OFF] or BINARY:0xFILEOFFSET.

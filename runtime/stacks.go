@@ -11,6 +11,8 @@ import (
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/btf"
+
+	"github.com/bpfcc/bpfcc/abi"
 )
 
 // Stack decl tags (see <bpfcc.h>): on a map, they say how its members
@@ -19,12 +21,12 @@ const (
 	// StackIDTag marks a map whose integer members named *stack* are
 	// bpf_get_stackid results (members named *stack_id / *stackid are
 	// read so without it).
-	StackIDTag = "bpfcc:stackid"
+	StackIDTag = abi.StackIDTag
 	// UStackTag and KStackTag mark a map whose __u64 array members named
 	// *stack* are bpf_get_stack buffers of user or kernel addresses (such
 	// members are read so without it; the addresses say which is which).
-	UStackTag = "bpfcc:ustack"
-	KStackTag = "bpfcc:kstack"
+	UStackTag = abi.UStackTag
+	KStackTag = abi.KStackTag
 )
 
 // stackCtx is what printing stacks needs: the object's stack trace maps

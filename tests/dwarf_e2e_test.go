@@ -37,7 +37,6 @@ import (
 	bpfdiag "github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/frontend"
-	"github.com/bpfcc/bpfcc/lower"
 	bpfrt "github.com/bpfcc/bpfcc/runtime"
 	"github.com/cilium/ebpf"
 )
@@ -1469,7 +1468,7 @@ func dwSections(res *bpfcc.Result) []string {
 }
 
 // TestDWARFCompileTime reports how long compile+resolve of one bound
-// handler takes: bpfcc.Compile end to end, and bind.Resolve alone (open the
+// handler takes: bpfcc.Compile end to end, and bind.Bind alone (open the
 // binary, resolve the probe, bind two expressions).
 func TestDWARFCompileTime(t *testing.T) {
 	var o2 string
@@ -1504,13 +1503,13 @@ func TestDWARFCompileTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sh := lower.Inspect(u)
+	sh := frontend.Describe(u)
 	resolve := median(func() error {
-		_, err := bind.Resolve(sh, bind.Options{Binary: o2})
+		_, err := bind.Bind(sh, bind.Options{Binary: o2})
 		return err
 	})
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	t.Logf("one handler, 2 bound arguments, gcc -O2 target: bpfcc.Compile %.2f ms, of which bind.Resolve (open DWARF, resolve probe, bind) %.2f ms (medians of 21)", ms(total), ms(resolve))
+	t.Logf("one handler, 2 bound arguments, gcc -O2 target: bpfcc.Compile %.2f ms, of which bind.Bind (open DWARF, resolve probe, bind) %.2f ms (medians of 21)", ms(total), ms(resolve))
 }
 
 // TestDWARFKnownBugs pins bugs found by these tests: each subtest logs

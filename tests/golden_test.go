@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bpfcc/bpfcc/tests/internal/objsums"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from bpfcc's listings")
@@ -15,8 +17,13 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from bpfcc's 
 // listing with testdata/NAME.golden (go test ./tests -update rewrites them).
 // ASM: directives are checked against the listing as well, so the point of
 // a test survives an unrelated change that -update would wave through.
+//
+// It also holds the objects to testdata/objects.sha256 (rewritten by
+// -update too): a refactoring must leave every object byte-identical.
 func TestGolden(t *testing.T) {
-	for _, p := range loadCorpus(t) {
+	var sums objsums.Sums
+	corpus := loadCorpus(t)
+	for _, p := range corpus {
 		t.Run(p.Name, func(t *testing.T) {
 			res, err := compileBPFCC(p)
 			if err != nil {
@@ -25,6 +32,7 @@ func TestGolden(t *testing.T) {
 			if res.Listing == "" {
 				t.Fatal("empty listing")
 			}
+			sums.Add(p.Name, res.Object)
 			checkASM(t, p, res.Listing)
 			golden := filepath.Join("testdata", p.Name+".golden")
 			if *update {
@@ -51,6 +59,32 @@ func TestGolden(t *testing.T) {
 				t.Error("two compilations of the same input gave different objects")
 			}
 		})
+	}
+	checkObjectSums(t, &sums, sums.Len() == len(corpus))
+}
+
+// objectSums is the manifest of the corpus's objects.
+const objectSums = "testdata/objects.sha256"
+
+// checkObjectSums compares the objects with the manifest; all: every
+// program compiled (not a -run subset, no failure).
+func checkObjectSums(t *testing.T, sums *objsums.Sums, all bool) {
+	if *update && all {
+		if err := sums.Write(objectSums, "sha256 (first 16 bytes) of each corpus program's object, as TestGolden compiles it;",
+			"go test ./tests -run TestGolden -update rewrites it: review its diff as a list of changed objects"); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	m, err := objsums.Read(objectSums)
+	if os.IsNotExist(err) {
+		t.Skipf("%s is missing: objects are not compared (go test ./tests -run TestGolden -update writes it)", objectSums)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := m.Compare(sums, all); len(d) > 0 {
+		t.Errorf("objects differ from %s (go test ./tests -run TestGolden -update rewrites it if the change is meant):\n%s", objectSums, strings.Join(d, "\n"))
 	}
 }
 

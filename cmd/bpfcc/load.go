@@ -20,6 +20,7 @@ import (
 	"github.com/cilium/ebpf"
 	"golang.org/x/sys/unix"
 
+	"github.com/bpfcc/bpfcc/abi"
 	"github.com/bpfcc/bpfcc/bind"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/runtime"
@@ -209,18 +210,18 @@ func runVars(cfg *config, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := bind.CheckELF(bin); err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		fmt.Fprintf(stderr, "bpfcc: %s\n", validUTF8(err))
 		return exitInput
 	}
 	b, err := dwarfvars.Open(bin)
 	if err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		fmt.Fprintf(stderr, "bpfcc: %s\n", validUTF8(err))
 		return exitInput
 	}
 	defer b.Close()
 	var buf bytes.Buffer
 	if err := b.WriteVars(&buf, p); err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		fmt.Fprintf(stderr, "bpfcc: %s\n", validUTF8(err))
 		return exitInput
 	}
 	stdout.Write(bytes.ToValidUTF8(buf.Bytes(), []byte("\uFFFD")))
@@ -233,14 +234,17 @@ func runVars(cfg *config, stdout, stderr io.Writer) int {
 func entryHelpersFirst(spec *ebpf.CollectionSpec) []runtime.Target {
 	var ts []runtime.Target
 	for name, p := range spec.Programs {
-		if !strings.HasSuffix(name, "__entry") {
+		if !abi.IsEntryProgram(name) {
 			continue
 		}
-		kind, point, ok := strings.Cut(p.SectionName, "/")
-		if ok && strings.HasPrefix(kind, "uprobe") {
-			ts = append(ts, runtime.Target{Program: name, Probe: point})
+		if s, ok := abi.ParseSection(p.SectionName); ok && s.Def.Kind == abi.KindUprobe && s.Target != "" {
+			ts = append(ts, runtime.Target{Program: name, Probe: s.Target})
 		}
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Program < ts[j].Program })
 	return ts
 }
+
+// validUTF8 is err's message with the invalid UTF-8 of names read from a
+// binary's DWARF shown as U+FFFD.
+func validUTF8(err error) string { return strings.ToValidUTF8(err.Error(), "\uFFFD") }

@@ -16,18 +16,18 @@ func runTypes(cfg *config, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := bind.CheckELF(cfg.binary); err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		fmt.Fprintf(stderr, "bpfcc: %s\n", validUTF8(err))
 		return exitInput
 	}
 	b, err := dwarfvars.Open(cfg.binary)
 	if err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		fmt.Fprintf(stderr, "bpfcc: %s\n", validUTF8(err))
 		return exitInput
 	}
 	defer b.Close()
 	text, err := b.CTypes(dwarfvars.CTypesOptions{Roots: cfg.typeNames, Strict: true})
 	if err != nil {
-		fmt.Fprintf(stderr, "bpfcc: %s\n", bind.UserText(err.Error()))
+		fmt.Fprintf(stderr, "bpfcc: %s\n", validUTF8(err))
 		return exitInput
 	}
 	fmt.Fprint(stdout, dwarfvars.HeaderText(cfg.binary, text))

@@ -44,16 +44,17 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bpfcc/bpfcc/abi"
 	"github.com/bpfcc/bpfcc/codegen/obj"
 )
 
 // OutputTag is the BTF decl tag placed on the VAR of a map listed in
 // Object.Output.
-const OutputTag = "bpfcc:output"
+const OutputTag = abi.OutputTag
 
 // OutputVarPrefix prefixes the map name to form the name of the BTF VAR
 // whose type is the map's record type.
-const OutputVarPrefix = "__bpfcc_output_"
+const OutputVarPrefix = abi.OutputVarPrefix
 
 // ErrInvalidObject is wrapped by every error caused by an inconsistent
 // obj.Object (undefined references, overlapping variables, ...).

@@ -1,13 +1,15 @@
 package bind
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bpfcc/bpfcc/frontend"
-	"github.com/bpfcc/bpfcc/lower"
 )
 
 const handlersSrc = `#include <bpfcc.h>
@@ -40,32 +42,41 @@ func TestHelpersStayHelpers(t *testing.T) {
 	if err != nil {
 		t.Fatal(diagText(err))
 	}
-	fs := Funcs(u)
+	sh := frontend.Describe(u)
+	fs := funcIndex(sh)
 	var got []string
-	for _, name := range sortedNames(lower.Inspect(u).Params) {
-		if fs[name].IsHandler() {
+	for _, name := range slices.Sorted(maps.Keys(fs)) {
+		if isHandler(fs[name]) {
 			got = append(got, name)
 		}
 	}
 	if strings.Join(got, " ") != "h handler regs voidctx" {
-		t.Errorf("handlers = %q, want h handler regs voidctx; funcs %+v", got, fs)
+		t.Errorf("handlers = %q, want h handler regs voidctx", got)
 	}
-	if f := fs["add"]; !f.Static || !f.Inline || !f.Called || f.CtxFirst {
+	if f := fs["add"]; !f.Static || !f.Inline || f.CtxFirst || !slices.Equal(f.CalledBy, []string{"add2", "h"}) {
 		t.Errorf("add = %+v", f)
 	}
-	if f := fs["inl"]; !f.Inline || f.Called {
+	if f := fs["inl"]; !f.Inline || len(f.CalledBy) > 0 {
 		t.Errorf("inl = %+v", f)
 	}
-	if f := fs["addr_taken"]; !f.Called || f.Static || !f.CtxFirst {
+	if f := fs["addr_taken"]; f.Static || !f.CtxFirst || !slices.Equal(f.CalledBy, []string{"table"}) {
 		t.Errorf("addr_taken = %+v", f)
 	}
+	if f := fs["called"]; !slices.Equal(f.CalledBy, []string{"voidctx"}) {
+		t.Errorf("called = %+v", f)
+	}
 
-	// Resolve with DefaultProbe binds only the handlers (and the bare
+	// Bind with DefaultProbe binds only the handlers (and the bare
 	// uprobe section); helpers stay out of the result.
 	bin := buildTarget(t)
-	sh := shape(map[string][]string{"add": {"p", "a"}, "handler": {"ctx", "a"}, "h": {"ctx"}, "notctx": {"p", "a"}}, map[string]string{"h": "uprobe"})
-	hs, err := Resolve(sh, Options{Binary: bin, DefaultProbe: "params", Funcs: map[string]Func{
-		"add": fs["add"], "handler": fs["handler"], "h": fs["h"], "notctx": fs["notctx"]}})
+	sub := &frontend.Shape{}
+	for _, f := range sh.Funcs {
+		switch f.Name {
+		case "add", "handler", "h", "notctx":
+			sub.Funcs = append(sub.Funcs, f)
+		}
+	}
+	hs, err := Bind(sub, Options{Binary: bin, DefaultProbe: "params"})
 	if err != nil {
 		t.Fatal(diagText(err))
 	}
@@ -78,12 +89,9 @@ func TestHelpersStayHelpers(t *testing.T) {
 	}
 }
 
-// TestUserText: messages name no internal package, carry valid UTF-8, and
-// a non-ELF -x says so (it was "bad magic number '[35 33 47 98]' in record").
-func TestUserText(t *testing.T) {
-	if got := UserText("handler \"h\": dwarfvars: open x: no such file, name f\xffo"); got != "handler \"h\": open x: no such file, name f\uFFFDo" {
-		t.Errorf("UserText = %q", got)
-	}
+// TestNotELF: a non-ELF -x says so (it was "bad magic number '[35 33 47
+// 98]' in record"), naming no internal package.
+func TestNotELF(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "run.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\necho hi\n"), 0o755)
 	if err := CheckELF(script); err == nil || !strings.Contains(err.Error(), "not an ELF file") {
@@ -92,8 +100,23 @@ func TestUserText(t *testing.T) {
 	if err := CheckELF("/proc/self/exe"); err != nil {
 		t.Errorf("CheckELF(self) = %v", err)
 	}
-	_, err := Resolve(shape(map[string][]string{"e": {"ctx", "a"}}, nil, "e: params a"), Options{Binary: script})
+	_, err := Bind(shape(map[string][]string{"e": {"ctx", "a"}}, nil, "e: params a"), Options{Binary: script})
 	if txt := diagText(err); !strings.Contains(txt, "not an ELF file") || strings.Contains(txt, "dwarfvars") {
-		t.Errorf("Resolve with a script: %q", txt)
+		t.Errorf("Bind with a script: %q", txt)
+	}
+}
+
+// TestDWARFErrorsNameNoPackage: dwarfvars' own errors read as the user's
+// (no "dwarfvars: " prefix to strip), and names with invalid UTF-8 print
+// with U+FFFD.
+func TestDWARFErrorsNameNoPackage(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	_, err := Bind(shape(map[string][]string{"e": {"ctx", "a"}}, nil, "e: params a"), Options{Binary: missing})
+	if txt := diagText(err); !strings.Contains(txt, "no such file") || strings.Contains(txt, "dwarfvars") {
+		t.Errorf("Bind with a missing binary: %q", txt)
+	}
+	_, err = Bind(shape(map[string][]string{"e": {"ctx", "a"}}, nil, "e: "+missing+"\xff:main a"), Options{})
+	if txt := diagText(err); !strings.Contains(txt, "\uFFFD") || !utf8.ValidString(txt) {
+		t.Errorf("invalid UTF-8 kept: %q", txt)
 	}
 }

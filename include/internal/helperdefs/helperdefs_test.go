@@ -188,9 +188,9 @@ func TestCommittedUpToDate(t *testing.T) {
 	}
 	if sum != fmt.Sprintf("%x", h.Sum) {
 		t.Skipf("system linux/bpf.h (sha256 %x) is not the one bpf_helper_defs.h was generated from (%s); "+
-			"run go generate in runtime/include to move to it", h.Sum, sum)
+			"run go generate in include to move to it", h.Sum, sum)
 	}
 	if got := Generate(h); !bytes.Equal(got, committed) {
-		t.Errorf("compat/bpf/bpf_helper_defs.h is stale: run go generate in runtime/include")
+		t.Errorf("compat/bpf/bpf_helper_defs.h is stale: run go generate in include")
 	}
 }

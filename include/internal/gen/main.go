@@ -1,6 +1,6 @@
 // Command gen writes compat/bpf/bpf_helper_defs.h from a linux/bpf.h.
 //
-// It is run by go generate in runtime/include:
+// It is run by go generate in include:
 //
 //	go run ./internal/gen [-in /usr/include/linux/bpf.h] [-out compat/bpf/bpf_helper_defs.h]
 //
@@ -13,7 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bpfcc/bpfcc/runtime/include/internal/helperdefs"
+	"github.com/bpfcc/bpfcc/include/internal/helperdefs"
 )
 
 func main() {
