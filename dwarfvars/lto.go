@@ -96,19 +96,8 @@ func (b *Binary) crossInstances(off dwarf.Offset, withInlined bool, addTree func
 		if err != nil {
 			return err
 		}
-		ft, err := b.tree(c, h.top)
-		if err != nil {
+		if err := b.instancesIn(c, h.top, off, withInlined, addTree, addInline); err != nil {
 			return err
-		}
-		if originOf(ft.root) == off && len(ft.root.Ranges) > 0 {
-			addTree(ft)
-		}
-		if withInlined {
-			walkInlined(ft.root, func(n *godwarf.Tree) {
-				if originOf(n) == off {
-					addInline(instance{tree: ft, node: n, inline: true})
-				}
-			})
 		}
 	}
 	return nil

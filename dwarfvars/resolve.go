@@ -384,19 +384,8 @@ func (b *Binary) concreteOf(off dwarf.Offset, withInlined bool, addTree func(*fu
 		}
 	}
 	for _, h := range holders {
-		ft, err := b.tree(c, h)
-		if err != nil {
+		if err := b.instancesIn(c, h, off, withInlined, addTree, addInline); err != nil {
 			return err
-		}
-		if originOf(ft.root) == off && len(ft.root.Ranges) > 0 {
-			addTree(ft)
-		}
-		if withInlined {
-			walkInlined(ft.root, func(n *godwarf.Tree) {
-				if originOf(n) == off {
-					addInline(instance{tree: ft, node: n, inline: true})
-				}
-			})
 		}
 	}
 	return b.crossInstances(off, withInlined, addTree, addInline)
@@ -940,4 +929,25 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// instancesIn adds the instances of the subprogram at off that the
+// top-level DIE holder of unit c holds: itself when it is an out-of-line
+// copy with code, and (withInlined) its inlined copies.
+func (b *Binary) instancesIn(c *cuInfo, holder, off dwarf.Offset, withInlined bool, addTree func(*funcTree), addInline func(instance)) error {
+	ft, err := b.tree(c, holder)
+	if err != nil {
+		return err
+	}
+	if originOf(ft.root) == off && len(ft.root.Ranges) > 0 {
+		addTree(ft)
+	}
+	if withInlined {
+		walkInlined(ft.root, func(n *godwarf.Tree) {
+			if originOf(n) == off {
+				addInline(instance{tree: ft, node: n, inline: true})
+			}
+		})
+	}
+	return nil
 }

@@ -207,19 +207,7 @@ func TestLoadUserStack(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^ +\d+ +\d+ +<\d+ frames> +1$`).MatchString(out) {
 		t.Errorf("the table row does not summarise frames as <N frames>:\n%s", out)
 	}
-	got := stackSections(out, "calls")
-	for _, member := range []string{"user_stack_id", "frames"} {
-		frames := got[member]
-		if len(frames) < len(want) {
-			t.Errorf("%s: %d frames, want at least gdb's %d\n%s", member, len(frames), len(want), out)
-			continue
-		}
-		for i, w := range want {
-			if frames[i] != w {
-				t.Errorf("%s frame #%d = %v, gdb says %v\n%s", member, i, frames[i], w, out)
-			}
-		}
-	}
+	checkUserFrames(t, out, want)
 	if t.Failed() {
 		t.Logf("stderr:\n%s", stderr.String())
 	}
@@ -314,6 +302,13 @@ func TestLoadUserStackShortCommand(t *testing.T) {
 		t.Fatalf("bpfcc: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
+	checkUserFrames(t, out, want)
+}
+
+// checkUserFrames checks that ustack.c's two stacks (stack id and
+// bpf_get_stack buffer) in bpfcc's output begin with gdb's frames.
+func checkUserFrames(t *testing.T, out string, want []gdbFrame) {
+	t.Helper()
 	got := stackSections(out, "calls")
 	for _, member := range []string{"user_stack_id", "frames"} {
 		frames := got[member]
