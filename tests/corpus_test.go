@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/bpfcc/bpfcc/internal/filecheck"
+	"github.com/bpfcc/bpfcc/tests/internal/progrun"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,7 +185,7 @@ func parseProgram(path string, src []byte) (*program, error) {
 			if err != nil {
 				return nil, bad("%v", err)
 			}
-			if _, err := buildPacket(spec); err != nil {
+			if _, err := progrun.BuildPacket(spec); err != nil {
 				return nil, bad("%v", err)
 			}
 			p.Cases = append(p.Cases, runCase{Line: line, Packet: spec, Repeat: repeat})

@@ -1,15 +1,13 @@
 package tests
 
 import (
-	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
-	"sort"
 	"testing"
 
 	"github.com/cilium/ebpf"
+
+	"github.com/bpfcc/bpfcc/tests/internal/progrun"
 )
 
 // TestDifferential compiles every corpus program with clang-19 and with
@@ -101,82 +99,11 @@ func compareSpecs(clang, bpfcc *ebpf.CollectionSpec) []error {
 }
 
 // compareObservations compares one run of the two objects.
-func compareObservations(p *program, c runCase, clang, bpfcc observation) []error {
-	var errs []error
+func compareObservations(p *program, c runCase, clang, bpfcc progrun.Observation) []error {
 	at := fmt.Sprintf("%s:%d: PACKET %s", p.Path, c.Line, c.Packet)
-	if clang.Retval != bpfcc.Retval {
-		errs = append(errs, fmt.Errorf("%s: retval bpfcc %d, clang %d", at, int32(bpfcc.Retval), int32(clang.Retval)))
-	}
-	if !bytes.Equal(clang.Out, bpfcc.Out) {
-		errs = append(errs, fmt.Errorf("%s: output packet\nbpfcc %x\nclang %x", at, bpfcc.Out, clang.Out))
-	}
-	for _, name := range sortedKeys(clang.Maps) {
-		if p.NonDet[name] {
-			continue
-		}
-		cm, bm := clang.Maps[name], bpfcc.Maps[name]
-		for _, k := range sortedKeys(cm.Entries) {
-			cv, bv := cm.Entries[k], bm.Entries[k]
-			if cm.PerCPU {
-				// A test run executes on whichever CPU it is given: compare
-				// the per-CPU values as a multiset.
-				cv, bv = sortedValues(cv), sortedValues(bv)
-			}
-			if bv == nil {
-				errs = append(errs, fmt.Errorf("%s: map %s key %s: bpfcc has no entry, clang %x", at, name, k, cv))
-			} else if !equalValues(cv, bv) {
-				errs = append(errs, fmt.Errorf("%s: map %s key %s: bpfcc %x, clang %x", at, name, k, bv, cv))
-			}
-		}
-		for _, k := range sortedKeys(bm.Entries) {
-			if cm.Entries[k] == nil {
-				errs = append(errs, fmt.Errorf("%s: map %s key %s: bpfcc %x, clang has no entry", at, name, k, bm.Entries[k]))
-			}
-		}
-	}
-	for _, name := range sortedKeys(clang.Vars) {
-		if p.NonDet[name] {
-			continue
-		}
-		cv := clang.Vars[name]
-		bv, ok := bpfcc.Vars[name]
-		switch {
-		case !ok:
-			errs = append(errs, fmt.Errorf("%s: global %s missing from bpfcc's object", at, name))
-		case !bytes.Equal(cv, bv):
-			errs = append(errs, fmt.Errorf("%s: global %s: bpfcc %s, clang %s", at, name, hex.EncodeToString(bv), hex.EncodeToString(cv)))
-		}
+	var errs []error
+	for _, d := range progrun.Compare(clang, bpfcc, func(name string) bool { return p.NonDet[name] }) {
+		errs = append(errs, fmt.Errorf("%s: %s", at, d))
 	}
 	return errs
-}
-
-func equalValues(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// sortedValues returns a sorted copy of per-CPU values (nil stays nil).
-func sortedValues(vs [][]byte) [][]byte {
-	if vs == nil {
-		return nil
-	}
-	out := slices.Clone(vs)
-	slices.SortFunc(out, bytes.Compare)
-	return out
 }

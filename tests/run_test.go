@@ -20,6 +20,7 @@ import (
 	"github.com/cilium/ebpf/rlimit"
 
 	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/tests/internal/progrun"
 )
 
 // inCI reports whether the tests run under CI, where a skip is a failure.
@@ -204,25 +205,9 @@ func entryProgram(p *program, coll *ebpf.Collection) (*ebpf.Program, string, err
 	return coll.Programs[names[0]], names[0], nil
 }
 
-// observation is everything a run of a corpus program lets a test see.
-type observation struct {
-	Retval uint32
-	In     []byte // the packet given
-	Out    []byte // the packet after the run (nil for syscall programs)
-	Maps   map[string]mapDump
-	Vars   map[string][]byte
-}
-
-// mapDump is a map's contents: hex key to value. Per-CPU maps hold one value
-// per possible CPU.
-type mapDump struct {
-	PerCPU  bool
-	Entries map[string][][]byte
-}
-
 // runProgram loads spec, runs every case of p in order against the same
 // collection and returns one observation per case.
-func runProgram(p *program, spec *ebpf.CollectionSpec) ([]observation, error) {
+func runProgram(p *program, spec *ebpf.CollectionSpec) ([]progrun.Observation, error) {
 	coll, err := loadCollection(spec)
 	if err != nil {
 		return nil, err
@@ -238,30 +223,22 @@ func runProgram(p *program, spec *ebpf.CollectionSpec) ([]observation, error) {
 	if err != nil {
 		return nil, err
 	}
-	var obs []observation
+	var obs []progrun.Observation
 	for _, c := range p.Cases {
-		pkt, err := buildPacket(c.Packet)
+		pkt, err := progrun.BuildPacket(c.Packet)
 		if err != nil {
 			return nil, err
 		}
-		var o observation
+		in := progrun.Input{Repeat: c.Repeat}
+		if p.Run != runSyscall {
+			in.Data = pkt
+		}
+		o, err := progrun.Run(prog, in)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: PACKET %s: %w", c.Line, c.Packet, err)
+		}
 		o.In = pkt
-		for range c.Repeat {
-			opts := &ebpf.RunOptions{}
-			if p.Run != runSyscall {
-				opts.Data = bytes.Clone(pkt)
-				opts.DataOut = make([]byte, len(pkt)+1024)
-			}
-			ret, err := prog.Run(opts)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: PACKET %s: %w", c.Line, c.Packet, err)
-			}
-			o.Retval, o.Out = ret, opts.DataOut
-		}
-		if o.Maps, err = dumpMaps(coll); err != nil {
-			return nil, err
-		}
-		if o.Vars, err = dumpVars(coll); err != nil {
+		if err := progrun.Observe(&o, coll, spec); err != nil {
 			return nil, err
 		}
 		obs = append(obs, o)
@@ -269,70 +246,8 @@ func runProgram(p *program, spec *ebpf.CollectionSpec) ([]observation, error) {
 	return obs, nil
 }
 
-func isPerCPU(t ebpf.MapType) bool {
-	return t == ebpf.PerCPUArray || t == ebpf.PerCPUHash || t == ebpf.LRUCPUHash
-}
-
-func isDumpable(t ebpf.MapType) bool {
-	switch t {
-	case ebpf.Array, ebpf.Hash, ebpf.LRUHash, ebpf.PerCPUArray, ebpf.PerCPUHash, ebpf.LRUCPUHash:
-		return true
-	}
-	return false
-}
-
-// dumpMaps reads every user map (data sections are read as variables).
-func dumpMaps(coll *ebpf.Collection) (map[string]mapDump, error) {
-	out := map[string]mapDump{}
-	for name, m := range coll.Maps {
-		if strings.HasPrefix(name, ".") || !isDumpable(m.Type()) {
-			continue
-		}
-		d := mapDump{PerCPU: isPerCPU(m.Type()), Entries: map[string][][]byte{}}
-		var key []byte
-		it := m.Iterate()
-		if d.PerCPU {
-			var vals [][]byte
-			for it.Next(&key, &vals) {
-				d.Entries[hex.EncodeToString(key)] = cloneAll(vals)
-			}
-		} else {
-			var val []byte
-			for it.Next(&key, &val) {
-				d.Entries[hex.EncodeToString(key)] = [][]byte{bytes.Clone(val)}
-			}
-		}
-		if err := it.Err(); err != nil {
-			return nil, fmt.Errorf("map %s: %w", name, err)
-		}
-		out[name] = d
-	}
-	return out, nil
-}
-
-func cloneAll(vals [][]byte) [][]byte {
-	out := make([][]byte, len(vals))
-	for i, v := range vals {
-		out[i] = bytes.Clone(v)
-	}
-	return out
-}
-
-// dumpVars reads every global variable.
-func dumpVars(coll *ebpf.Collection) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for name, v := range coll.Variables {
-		var b []byte
-		if err := v.Get(&b); err != nil {
-			return nil, fmt.Errorf("variable %s: %w", name, err)
-		}
-		out[name] = b
-	}
-	return out, nil
-}
-
 // checkObservations compares what runs observed with p's EXPECT lines.
-func checkObservations(p *program, spec *ebpf.CollectionSpec, obs []observation) []error {
+func checkObservations(p *program, spec *ebpf.CollectionSpec, obs []progrun.Observation) []error {
 	var errs []error
 	if len(obs) != len(p.Cases) {
 		return []error{fmt.Errorf("%d runs observed, %d expected", len(obs), len(p.Cases))}
@@ -377,7 +292,7 @@ func checkObservations(p *program, spec *ebpf.CollectionSpec, obs []observation)
 	return errs
 }
 
-func checkMap(spec *ebpf.CollectionSpec, o observation, me mapExpect) error {
+func checkMap(spec *ebpf.CollectionSpec, o progrun.Observation, me mapExpect) error {
 	ms := spec.Maps[me.Map]
 	if ms == nil {
 		return fmt.Errorf("no such map in the object")
@@ -427,7 +342,7 @@ func checkMap(spec *ebpf.CollectionSpec, o observation, me mapExpect) error {
 	return nil
 }
 
-func checkVar(o observation, ve varExpect) error {
+func checkVar(o progrun.Observation, ve varExpect) error {
 	got, ok := o.Vars[ve.Name]
 	if !ok {
 		var names []string

@@ -1,4 +1,4 @@
-package tests
+package progrun
 
 import (
 	"encoding/binary"
@@ -17,6 +17,7 @@ import (
 //	ipv4-udp                   Ethernet + IPv4 + UDP
 //	ipv4-icmp                  Ethernet + IPv4 + ICMP echo request
 //	ipv6-tcp                   Ethernet + IPv6 + TCP
+//	ipv6-udp                   Ethernet + IPv6 + UDP
 //	zeros    len=N             N zero bytes
 //	raw      hex=BYTES         exactly these bytes
 //
@@ -41,8 +42,8 @@ const (
 	ethPARP  = 0x0806
 )
 
-// buildPacket returns the frame a PACKET spec describes (nil for none).
-func buildPacket(spec string) ([]byte, error) {
+// BuildPacket returns the frame a PACKET spec describes (nil for none).
+func BuildPacket(spec string) ([]byte, error) {
 	f := strings.Fields(spec)
 	if len(f) == 0 {
 		return nil, fmt.Errorf("empty packet spec")
@@ -101,7 +102,7 @@ func buildPacket(spec string) ([]byte, error) {
 			return nil, err
 		}
 		pkt = ethHeader(uint16(proto))
-	case "ipv4-tcp", "ipv4-udp", "ipv4-icmp", "ipv6-tcp":
+	case "ipv4-tcp", "ipv4-udp", "ipv4-icmp", "ipv6-tcp", "ipv6-udp":
 		pkt, err = buildIP(kind, get, num)
 		if err != nil {
 			return nil, err
