@@ -36,21 +36,21 @@ var packetSpecs = []struct{ name, spec string }{
 // Context sizes of the kernel's test runs (struct __sk_buff, struct
 // bpf_flow_keys; raw tracepoints take up to 12 u64 arguments).
 const (
-	skbCtxSize       = 192
-	flowKeysSize     = 56
-	rawTPArgs        = 12
-	syscallCtxSize   = 512
-	skbMarkOffset    = 8
-	skbPriorityOff   = 32
-	skbCbOffset      = 48
-	rawTPRunOnCPU    = 1 // BPF_F_TEST_RUN_ON_CPU
-	runCPU           = 0
-	skipNotRunnable  = "type has no test run here"
-	skipClangLoad    = "clang's program does not load alone"
-	skipBpfccLoad    = "bpfcc's program does not load alone"
-	skipRunRefused   = "the kernel refuses to run clang's program"
-	skipNotInBpfcc   = "no such program in bpfcc's object"
-	skipObjectParse  = "cilium/ebpf cannot read an object"
+	skbCtxSize      = 192
+	flowKeysSize    = 56
+	rawTPArgs       = 12
+	syscallCtxSize  = 512
+	skbMarkOffset   = 8
+	skbPriorityOff  = 32
+	skbCbOffset     = 48
+	rawTPRunOnCPU   = 1 // BPF_F_TEST_RUN_ON_CPU
+	runCPU          = 0
+	skipNotRunnable = "type has no test run here"
+	skipClangLoad   = "clang's program does not load alone"
+	skipBpfccLoad   = "bpfcc's program does not load alone"
+	skipRunRefused  = "the kernel refuses to run clang's program"
+	skipNotInBpfcc  = "no such program in bpfcc's object"
+	skipObjectParse = "cilium/ebpf cannot read an object"
 )
 
 // skbContext is a __sk_buff with the fields a test run takes set to
