@@ -310,3 +310,50 @@ char _license[] __attribute__((section("license"))) = "GPL";
 		t.Errorf("VAR other_var: %v %v, want extern linkage", v, err)
 	}
 }
+
+// A __weak function is an STB_WEAK STT_FUNC symbol with a BTF FUNC of
+// global linkage, called through its own symbol and never inlined, as
+// clang writes it: another object's definition may replace it at link time.
+func TestWeakFunction(t *testing.T) {
+	src := `
+__attribute__((weak)) int twice(int x) { return 2 * x; }
+__attribute__((section("xdp"))) int prog(void *ctx) { return twice(3); }
+char _license[] __attribute__((section("license"))) = "GPL";
+`
+	res, err := Compile("weak.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.NewFile(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	var twice *elf.Symbol
+	for i := range syms {
+		if syms[i].Name == "twice" {
+			twice = &syms[i]
+		}
+	}
+	if twice == nil || elf.ST_BIND(twice.Info) != elf.STB_WEAK || elf.ST_TYPE(twice.Info) != elf.STT_FUNC {
+		t.Fatalf("symbol twice: %+v, want STB_WEAK STT_FUNC", twice)
+	}
+	prog := res.Spec.Programs["prog"]
+	calls := 0
+	for _, ins := range prog.Instructions {
+		if ins.IsFunctionCall() && ins.Reference() == "twice" {
+			calls++
+		}
+	}
+	if calls != 1 {
+		t.Errorf("prog calls twice %d times, want 1 (not inlined):\n%v", calls, prog.Instructions)
+	}
+	spec, err := btf.LoadSpecFromReader(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fn *btf.Func
+	if err := spec.TypeByName("twice", &fn); err != nil || fn.Linkage != btf.GlobalFunc {
+		t.Errorf("FUNC twice: %v %v, want global linkage", fn, err)
+	}
+}

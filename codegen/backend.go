@@ -128,6 +128,7 @@ func emit(s *fstate) error {
 	}
 	fn.Static = s.f.Static
 	fn.Hidden = s.f.Hidden
+	fn.Weak = s.f.Weak
 	fn.BTF = s.f.BTF
 	fn.StackSize = s.stack()
 	fn.Pos = s.f.Pos

@@ -126,6 +126,7 @@ func nakedFunc(f *ir.Func, src *sourceCache) *obj.Func {
 		fn.Section = ".text"
 	}
 	fn.Static = f.Static
+	fn.Weak = f.Weak
 	fn.BTF = f.BTF
 	fn.Pos = f.Pos
 	return fn

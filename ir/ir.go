@@ -366,6 +366,9 @@ type Func struct {
 	// Hidden is visibility("hidden"): a global symbol the loader treats
 	// as static (libbpf verifies such functions as static subprograms).
 	Hidden bool
+	// Weak is __weak: an STB_WEAK symbol another object's definition may
+	// replace at link time, so its body is never inlined, as with clang.
+	Weak bool
 	// Params are the registers that hold the arguments on entry, in order.
 	Params []Reg
 	// Returns is false for void functions.

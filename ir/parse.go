@@ -265,6 +265,8 @@ func (p *parser) funcHeader(line string) error {
 			f.Static = true
 		case "hidden":
 			f.Hidden = true
+		case "weak":
+			f.Weak = true
 		case "returns":
 			f.Returns = true
 		case "inline":

@@ -172,7 +172,7 @@ func (f *Func) String() string {
 	for _, attr := range []struct {
 		on   bool
 		name string
-	}{{f.Static, "static"}, {f.Hidden, "hidden"}, {f.Returns, "returns"}, {f.Inline, "inline"}, {f.NoInline, "noinline"}, {f.Naked, "naked"}} {
+	}{{f.Static, "static"}, {f.Hidden, "hidden"}, {f.Weak, "weak"}, {f.Returns, "returns"}, {f.Inline, "inline"}, {f.NoInline, "noinline"}, {f.Naked, "naked"}} {
 		if attr.on {
 			sb.WriteString(" " + attr.name)
 		}

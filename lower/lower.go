@@ -260,6 +260,7 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}, direct: map[string]token.Position{}, usesConstP: usesLateConstP(fd)}
 	f := &ir.Func{Name: name, Pos: l.pos(d), Static: static}
 	f.Hidden = !f.Static && isHidden(d, nil)
+	f.Weak = !f.Static && (hasAttr(attrs, "weak") || attrs != nil && attrs.Weak())
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
 	if sec := sectionOf(attrs, nil); program {
 		f.Section = sec

@@ -58,6 +58,7 @@ type Func struct {
 	Section string // "xdp", "kprobe/do_sys_open", ".text", ...
 	Static  bool   // STB_LOCAL symbol
 	Hidden  bool   // STV_HIDDEN symbol
+	Weak    bool   // STB_WEAK symbol (__weak)
 	Insns   asm.Instructions
 	// Lines maps instructions to source, sorted by Insn; an entry applies
 	// from its instruction up to the next entry.

@@ -265,7 +265,7 @@ func (w *writer) addSymbols() error {
 	for _, ps := range w.progs {
 		for _, fl := range ps.funcs {
 			fl.sym = w.file.addSymbol(&symbol{
-				name: fl.fn.Name, bind: bindOf(fl.fn.Static), typ: elf.STT_FUNC, vis: visOf(fl.fn.Hidden),
+				name: fl.fn.Name, bind: bindOfWeak(fl.fn.Static, fl.fn.Weak), typ: elf.STT_FUNC, vis: visOf(fl.fn.Hidden),
 				sec: ps.sec, value: fl.off, size: fl.size,
 			})
 		}

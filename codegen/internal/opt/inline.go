@@ -39,6 +39,11 @@ func Inline(m *ir.Module, optLevel int) error {
 			switch {
 			case c == nil || c.NoInline || c.Section != "" || len(c.Blocks) == 0:
 				return false
+			case c.Weak:
+				// Another object's definition may replace this one at
+				// link time: clang never inlines a weak function, even
+				// always_inline.
+				return false
 			case c.Inline:
 				return true
 			case optLevel < 1:
