@@ -367,7 +367,8 @@ type Func struct {
 	// as static (libbpf verifies such functions as static subprograms).
 	Hidden bool
 	// Weak is __weak: an STB_WEAK symbol another object's definition may
-	// replace at link time, so its body is never inlined, as with clang.
+	// replace at link time, so its body is not inlined (unless Inline), as
+	// with clang.
 	Weak bool
 	// Params are the registers that hold the arguments on entry, in order.
 	Params []Reg

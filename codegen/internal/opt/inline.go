@@ -39,13 +39,12 @@ func Inline(m *ir.Module, optLevel int) error {
 			switch {
 			case c == nil || c.NoInline || c.Section != "" || len(c.Blocks) == 0:
 				return false
+			case c.Inline:
+				return true // always_inline wins over __weak, as in clang
 			case c.Weak:
 				// Another object's definition may replace this one at
-				// link time: clang never inlines a weak function, even
-				// always_inline.
+				// link time: clang does not inline a weak function.
 				return false
-			case c.Inline:
-				return true
 			case optLevel < 1:
 				return false
 			}
