@@ -112,6 +112,7 @@ type runResult struct {
 	Program string    `json:"program"`
 	Type    string    `json:"type"`
 	Skipped string    `json:"skipped,omitempty"`
+	Why     string    `json:"why,omitempty"` // the load error of a skipped program
 	Inputs  int       `json:"inputs,omitempty"`
 	Diffs   []runDiff `json:"differences,omitempty"`
 	Known   []string  `json:"known,omitempty"`
@@ -182,13 +183,13 @@ func diffFile(r *fileResult) []*runResult {
 func diffProgram(res *runResult, cspec, bspec *ebpf.CollectionSpec, prog string, ins []runInput) {
 	ccoll, cs, err := loadAlone(cspec, prog)
 	if err != nil {
-		res.Skipped = skipClangLoad
+		res.Skipped, res.Why = skipClangLoad, firstLine(err)
 		return
 	}
 	defer ccoll.Close()
 	bcoll, bs, err := loadAlone(bspec, prog)
 	if err != nil {
-		res.Skipped = skipBpfccLoad
+		res.Skipped, res.Why = skipBpfccLoad, firstLine(err)
 		return
 	}
 	defer bcoll.Close()
