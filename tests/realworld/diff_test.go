@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cilium/ebpf/rlimit"
 )
@@ -37,7 +38,9 @@ func TestRealWorldDiff(t *testing.T) {
 			files = append(files, r)
 		}
 	}
+	start := time.Now()
 	results := diffAll(files)
+	elapsed := time.Since(start)
 	used := map[string]bool{}
 	for _, r := range results {
 		reported := map[string]bool{}
@@ -61,7 +64,7 @@ func TestRealWorldDiff(t *testing.T) {
 			}
 		}
 	}
-	t.Log("\n" + diffTable(results))
+	t.Logf("%d files run in %v\n%s", len(files), elapsed.Round(time.Second), diffTable(results))
 	if *diffJSON != "" {
 		b, _ := json.MarshalIndent(results, "", "  ")
 		if err := os.WriteFile(*diffJSON, b, 0o644); err != nil {
