@@ -86,7 +86,8 @@ func frameError(name string, pos ir.Pos, size int) diag.Diagnostic {
 // counts them: a frame on its own, and per program (with the subprograms
 // and callbacks the loader links into it) the stack of every call chain,
 // the instructions and the maps. Errors come back as a diag.List; the
-// warnings are for what only privileged loaders accept.
+// warnings are for what only privileged loaders accept, and for call
+// chains over the stack limit (the verifier's verdict, not clang's).
 func verify(o *obj.Object) (warnings diag.List, err error) {
 	var dl diag.List
 	for _, f := range o.Funcs {
@@ -105,7 +106,7 @@ func verify(o *obj.Object) (warnings diag.List, err error) {
 			continue
 		}
 		funcs := g.program(p)
-		dl = append(dl, g.checkStack(p, funcs, reported)...)
+		warnings = append(warnings, g.checkStack(p, funcs, reported)...)
 		n := 0
 		for _, f := range funcs {
 			n += rawLen(f.Insns)
