@@ -502,6 +502,9 @@ type Kfunc struct {
 	// the program takes: an undefined symbol for the BPF static linker,
 	// outside DATASEC ".ksyms" (as clang emits it).
 	Plain bool
+	// Hidden is visibility("hidden") on the extern declaration, which the
+	// static linker propagates to the definition.
+	Hidden bool
 }
 
 // JoinNotes joins two instruction notes (see Instr.Note), one per line.

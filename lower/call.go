@@ -78,6 +78,12 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 			return v
 		}
 	}
+	if ft, ok := d.Type().(*cc.FunctionType); ok && !d.IsStatic() {
+		// Defined in another object: a BPF-to-BPF call against the
+		// undefined symbol, which the static linker (bpftool gen object)
+		// resolves, as clang emits it.
+		return fl.externCall(x, d, ft, args)
+	}
 	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file%s", name, suggest.DidYouMean(name, fl.l.callableNames()))
 	return value{op: ir.Imm(0), t: t}
 }
@@ -369,6 +375,19 @@ func (fl *fnLowerer) kfuncCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc
 	ops := fl.argValues(x, ft, args, "kernel function "+name)
 	fl.l.kfunc(d, ft)
 	return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: name, Args: ops, Note: name}, t)
+}
+
+// externCall calls function d, declared here and defined in another
+// object: as a kfunc call, whose FUNC is in no DATASEC (Plain).
+func (fl *fnLowerer) externCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc.FunctionType, args []cc.ExpressionNode) value {
+	v := fl.kfuncCall(x, d, ft, args)
+	for _, k := range fl.l.m.Kfuncs {
+		if k.Name == d.Name() {
+			k.Plain = true
+			k.Hidden = isHidden(d, nil)
+		}
+	}
+	return v
 }
 
 // kfunc records kernel function d for the object's .ksyms.
