@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cilium/ebpf"
@@ -109,5 +110,48 @@ __attribute__((noinline)) int twice(int a) { return a * 2; }
 	ret, err := objs.Programs["prog"].Run(&ebpf.RunOptions{Data: make([]byte, 64)})
 	if err != nil || ret != 7 {
 		t.Errorf("run: %d %v, want 7", ret, err)
+	}
+}
+
+// A call through a function pointer that holds one known function (a
+// local assigned once, an always-inline function's parameter, a kfunc's
+// address) is a direct call, as clang makes it; a pointer chosen at run
+// time stays an error, BPF having no indirect call.
+func TestKnownFunctionPointerCall(t *testing.T) {
+	src := `
+extern void *bpf_obj_new_impl(unsigned long long id, void *meta) __attribute__((section(".ksyms")));
+static __attribute__((noinline)) int twice(int a) { return a * 2; }
+static inline __attribute__((always_inline)) int apply(int (*fn)(int), int x) { return fn(x) + 1; }
+__attribute__((section("xdp"))) int prog(void *ctx) {
+	int (*local)(int) = twice;
+	void *(*alloc)(unsigned long long, void *) = (void *)&bpf_obj_new_impl;
+	return apply(twice, 3) + local(4) + (alloc(0, 0) != 0);
+}
+char _license[] __attribute__((section("license"))) = "GPL";
+`
+	res, err := Compile("fnptr.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(res.Listing, "call twice"); n != 2 {
+		t.Errorf("%d direct calls of twice, want 2:\n%s", n, res.Listing)
+	}
+	if !strings.Contains(res.Listing, "bpf_obj_new_impl") {
+		t.Errorf("no call of the kfunc:\n%s", res.Listing)
+	}
+
+	chosen := `
+static __attribute__((noinline)) int one(int a) { return 1; }
+static __attribute__((noinline)) int two(int a) { return 2; }
+__attribute__((section("xdp"))) int prog(void *ctx) {
+	int (*fn)(int) = one;
+	if (ctx)
+		fn = two;
+	return fn(0);
+}
+`
+	_, err = Compile("chosen.c", Options{Source: []byte(chosen)})
+	if err == nil || !strings.Contains(err.Error(), "chosen.c:8:2: error: indirect calls through function pointers are not supported") {
+		t.Errorf("a pointer chosen at run time: %v", err)
 	}
 }

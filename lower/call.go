@@ -25,8 +25,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 	args := callArgs(x)
 	id := ident(x.PostfixExpression)
 	if id == nil {
-		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
-		return value{op: ir.Imm(0), t: t}
+		return fl.indirectCall(x, args)
 	}
 	name := id.Token.SrcStr()
 	d, _ := id.ResolvedTo().(*cc.Declarator)
@@ -68,8 +67,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		return value{op: ir.Imm(0), t: t}
 	}
 	if d.Type().Kind() == cc.Ptr {
-		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
-		return value{op: ir.Imm(0), t: t}
+		return fl.indirectCall(x, args)
 	}
 	if libcBuiltins[name] {
 		// Clang treats these as its builtins: without a definition in
@@ -375,6 +373,21 @@ func (fl *fnLowerer) kfuncCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc
 	ops := fl.argValues(x, ft, args, "kernel function "+name)
 	fl.l.kfunc(d, ft)
 	return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: name, Args: ops, Note: name}, t)
+}
+
+// indirectCall calls through a function pointer: a call of ir.IndirectSym,
+// which code generation makes direct once the pointer is known to hold one
+// function (a local assigned once, an inlined function's parameter).
+func (fl *fnLowerer) indirectCall(x *cc.PostfixExpression, args []cc.ExpressionNode) value {
+	t := x.Type()
+	ft, _ := elemType(x.PostfixExpression.Type()).(*cc.FunctionType)
+	if ft == nil || isAggregate(t) {
+		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
+		return value{op: ir.Imm(0), t: t}
+	}
+	callee := fl.rvalue(x.PostfixExpression)
+	ops := append([]ir.Operand{callee.op}, fl.argValues(x, ft, args, "function pointer")...)
+	return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.IndirectSym, Args: ops, Note: "indirect call"}, t)
 }
 
 // externCall calls function d, declared here and defined in another
