@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cilium/ebpf/asm"
@@ -246,5 +247,23 @@ func TestErrorQuotesStatement(t *testing.T) {
 	want := `inline asm line 1: unexpected token at "r2" in "r0 = r1 r2"`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// Data directives spell an instruction piece by piece (bpf_misc.h's raw
+// may_goto: .byte 0xe5; .byte 0; .short -3; .long 0), and .rept repeats
+// statements, as the GNU assembler does.
+func TestDataDirectivesAndRept(t *testing.T) {
+	insns, err := Assemble("l0: .byte 0xe5; .byte 0; .short 1; .long 0; r0 = 1; .rept 2; .rept 2; r0 += 1; .endr; .endr; goto l0; .quad 0x95", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := encode(t, insns), "e500010000000000"+"b700000001000000"+strings.Repeat("0700000001000000", 4)+"0500f9ff00000000"+"9500000000000000"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, bad := range []string{".byte 0xe5; exit", ".byte 256", ".rept 2; r0 = 1", ".endr", ".rept 1048577; r0 = 1; .endr"} {
+		if _, err := Assemble(bad, nil, 0); err == nil {
+			t.Errorf("%q assembled", bad)
+		}
 	}
 }
