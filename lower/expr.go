@@ -313,15 +313,23 @@ func (fl *fnLowerer) stmtExpr(x *cc.PrimaryExpression) value {
 		return value{op: ir.Imm(0), t: x.Type()}
 	}
 	bi := last.BlockItem
-	if bi.Case == cc.BlockItemStmt && bi.Statement.Case == cc.StatementExpr && bi.Statement.ExpressionStatement.ExpressionList != nil && x.Type().Kind() != cc.Void {
-		return fl.rvalue(bi.Statement.ExpressionStatement.ExpressionList)
-	}
-	switch bi.Case {
-	case cc.BlockItemDecl:
+	if bi.Case == cc.BlockItemDecl {
 		fl.localDecl(bi.Declaration)
-	case cc.BlockItemStmt:
-		fl.stmt(bi.Statement)
+		return value{op: ir.Imm(0), t: x.Type()}
 	}
+	s := bi.Statement
+	// The value may follow labels ({ ...; l_true: ret; }, as asm goto
+	// macros end).
+	for s != nil && s.Case == cc.StatementLabeled && s.LabeledStatement.Case == cc.LabeledStatementLabel && x.Type().Kind() != cc.Void {
+		ls := s.LabeledStatement
+		fl.reachLabel(ls, ls.Token.SrcStr())
+		fl.startBlock(fl.labelBlock(ls.Token.SrcStr()))
+		s = ls.Statement
+	}
+	if s != nil && s.Case == cc.StatementExpr && s.ExpressionStatement.ExpressionList != nil && x.Type().Kind() != cc.Void {
+		return fl.rvalue(s.ExpressionStatement.ExpressionList)
+	}
+	fl.stmt(s)
 	return value{op: ir.Imm(0), t: x.Type()}
 }
 
