@@ -238,3 +238,17 @@ int prog(unsigned long long *ctx) { struct pair p = { (int)ctx[0], 2 }; return i
 		t.Fatal(err)
 	}
 }
+
+func TestStrcmpOfLiteralsFolds(t *testing.T) {
+	m, err := lowerSource(t, `int f(void) { return __builtin_strcmp(">=", "==") * 4 + __builtin_strcmp("a", "a") * 2 + __builtin_strcmp("a", "b"); }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1*4 + 0*2 - 1
+	if text := funcText(t, m, "f"); !strings.Contains(text, "ret 3") {
+		t.Errorf("strcmp of literals not folded:\n%s", text)
+	}
+	if _, err := lowerSource(t, `int f(const char *s) { return __builtin_strcmp(s, "a"); }`); err == nil || !strings.Contains(err.Error(), "two string literals") {
+		t.Errorf("strcmp of a variable: %v", err)
+	}
+}
