@@ -49,3 +49,32 @@ char _license[] __attribute__((section("license"))) = "GPL";
 		t.Errorf("run: %d %v, want 110", ret, err)
 	}
 }
+
+// An "m" operand is memory at an address: "*(u64 *)%[x]" reads it.
+func TestAsmMemoryOperand(t *testing.T) {
+	src := `
+__attribute__((section("xdp"))) int prog(void *ctx) {
+	struct { long a, b; } s = { 3, 4 };
+	long r;
+	asm volatile("%[r] = *(u64 *)%[b]; %[r] += 2" : [r] "=r"(r) : [b] "m"(s.b));
+	return r;
+}
+char _license[] __attribute__((section("license"))) = "GPL";
+`
+	res, err := Compile("mem.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() != 0 {
+		t.Skip("not root: compiled, not run")
+	}
+	coll, err := ebpf.NewCollection(res.Spec)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	defer coll.Close()
+	ret, err := coll.Programs["prog"].Run(&ebpf.RunOptions{Data: make([]byte, 64)})
+	if err != nil || ret != 6 {
+		t.Errorf("run: %d %v, want 6", ret, err)
+	}
+}

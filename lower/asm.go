@@ -24,6 +24,8 @@ type asmOperand struct {
 	// tied is the output operand a matching-constraint input ("0") shares
 	// its register with, or -1.
 	tied int
+	// mem is an "m" input: its address goes in the register.
+	mem  bool
 	expr cc.ExpressionNode
 	node cc.Node
 }
@@ -66,6 +68,8 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	for i, op := range ops {
 		bops[i] = bpfasm.Operand{Name: op.name, Kind: bpfasm.KindReg, Reg: regs[i]}
 		switch {
+		case op.mem:
+			bops[i].Kind = bpfasm.KindMem
 		case op.constraint == "r":
 		case fl.lateImmediate(op):
 			// Assembled with 0 now, and again by codegen once inlining
@@ -148,6 +152,11 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 				continue
 			}
 			in.Args = append(in.Args, fl.load(outLv).op)
+			code.In = append(code.In, regs[i])
+			continue
+		}
+		if op.mem {
+			in.Args = append(in.Args, ir.R(fl.addr(fl.lvalueOf(op.expr))))
 			code.In = append(code.In, regs[i])
 			continue
 		}
@@ -253,6 +262,10 @@ func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOpera
 		// An address operand, or one that may be a register: BPF keeps
 		// them in registers (bpf_misc.h's __sink(x) is asm("" : "+g"(x))).
 		op.constraint = "r"
+	}
+	if op.constraint == "m" && !output {
+		// Memory: the text reads it at an address in a register.
+		op.constraint, op.mem = "r", true
 	}
 	if n, err := strconv.Atoi(op.constraint); err == nil && !output {
 		// A matching constraint: the input goes in output n's register
