@@ -21,7 +21,10 @@ func Assemble(text string, ops []Operand, id int) (asm.Instructions, error) {
 		return nil, err
 	}
 	a := &assembler{labels: map[string]int{}, numeric: map[string][]int{}}
-	stmts, err := expandRept(statements(text))
+	stmts, err := expandConditionals(statements(text))
+	if err == nil {
+		stmts, err = expandRept(stmts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -518,6 +521,11 @@ func (a *assembler) raw(p *parser, size int) error {
 			var ins asm.Instruction
 			if err := ins.Unmarshal(bytes.NewReader(a.rawHalf[:n]), binary.LittleEndian, "linux"); err != nil {
 				return p.errorf(t, "not an instruction: %v", err)
+			}
+			if ins.OpCode.Class().IsALU() && ins.Offset != 0 {
+				// cilium/ebpf, which writes the object, keeps no
+				// offset of an ALU instruction it does not model.
+				return p.errorf(t, "%v with offset %d (addr_space_cast) is not supported", ins.OpCode, ins.Offset)
 			}
 			a.emit(ins)
 			a.rawHalf = append(a.rawHalf[:0], a.rawHalf[n:]...)

@@ -267,3 +267,32 @@ func TestDataDirectivesAndRept(t *testing.T) {
 		}
 	}
 }
+
+// .ifc/.ifnc select statements by comparing two strings (an operand's
+// register with a register name, in bpf_experimental.h).
+func TestConditionals(t *testing.T) {
+	insns, err := Assemble(".ifc %[r], r1; r0 = 1; .else; r0 = 2; .endif; .ifnc %[r], r2; .ifc a, b; r0 = 3; .endif; r0 += 4; .endif",
+		[]Operand{{Name: "r", Kind: KindReg, Reg: asm.R1}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := encode(t, insns), "b700000001000000"+"0700000004000000"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, bad := range []string{".ifc a; r0 = 1; .endif", ".ifc a, a; r0 = 1", ".endif", ".else"} {
+		if _, err := Assemble(bad, nil, 0); err == nil {
+			t.Errorf("%q assembled", bad)
+		}
+	}
+}
+
+// An ALU instruction with an offset cilium/ebpf does not model
+// (addr_space_cast) is refused rather than written without its offset.
+func TestAddrSpaceCastRefused(t *testing.T) {
+	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 1; .long 1", nil, 0); err == nil || !strings.Contains(err.Error(), "addr_space_cast") {
+		t.Errorf("addr_space_cast: %v", err)
+	}
+	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 8; .long 0", nil, 0); err != nil {
+		t.Errorf("movsx: %v", err)
+	}
+}

@@ -200,3 +200,44 @@ func expandRept(in []stmt) ([]stmt, error) {
 	}
 	return out, nil
 }
+
+// expandConditionals keeps the statements that .ifc A, B (A and B the
+// same text) or .ifnc A, B select, up to .else or .endif, as the GNU
+// assembler does; bpf_experimental.h picks an encoding by register so.
+func expandConditionals(in []stmt) ([]stmt, error) {
+	var out []stmt
+	// keep has one entry per open conditional: whether its current arm is
+	// kept; parent whether every enclosing arm is.
+	var keep, parent []bool
+	on := func() bool { return len(keep) == 0 || keep[len(keep)-1] && parent[len(parent)-1] }
+	for _, s := range in {
+		switch w := firstWord(s.text); w {
+		case ".ifc", ".ifnc":
+			a, b, ok := strings.Cut(strings.TrimPrefix(s.text, w), ",")
+			if !ok {
+				return nil, &Error{Line: s.line, Token: s.text, Msg: w + " needs two strings separated by a comma"}
+			}
+			same := strings.TrimSpace(a) == strings.TrimSpace(b)
+			parent = append(parent, on())
+			keep = append(keep, same == (w == ".ifc"))
+		case ".else":
+			if len(keep) == 0 {
+				return nil, &Error{Line: s.line, Token: w, Msg: ".else without .ifc"}
+			}
+			keep[len(keep)-1] = !keep[len(keep)-1]
+		case ".endif":
+			if len(keep) == 0 {
+				return nil, &Error{Line: s.line, Token: w, Msg: ".endif without .ifc"}
+			}
+			keep, parent = keep[:len(keep)-1], parent[:len(parent)-1]
+		default:
+			if on() {
+				out = append(out, s)
+			}
+		}
+	}
+	if len(keep) > 0 {
+		return nil, &Error{Line: in[len(in)-1].line, Token: ".ifc", Msg: ".ifc without .endif"}
+	}
+	return out, nil
+}

@@ -313,6 +313,8 @@ func (fl *fnLowerer) asmClobber(el *cc.AsmExpressionList) (int, bool) {
 var regName = regexp.MustCompile(`^[rw]([0-9]|10)$`)
 
 // regMention finds the registers asm text names outright.
+var asmCondition = regexp.MustCompile(`\.ifn?c[^;\n]*`)
+
 var regMention = regexp.MustCompile(`\b[rw]([0-9]|10)\b`)
 
 // asmRegisters picks a register for every "r" operand: one the text does
@@ -322,7 +324,8 @@ var regMention = regexp.MustCompile(`\b[rw]([0-9]|10)\b`)
 func (fl *fnLowerer) asmRegisters(x *cc.Asm, text string, ops []asmOperand, clobbers []asm.Register) ([]asm.Register, bool) {
 	var taken [asm.R10 + 1]bool
 	taken[asm.R10] = true
-	for _, m := range regMention.FindAllStringSubmatch(text, -1) {
+	// A register an .ifc compares an operand with is no use of it.
+	for _, m := range regMention.FindAllStringSubmatch(asmCondition.ReplaceAllString(text, ""), -1) {
 		n, _ := strconv.Atoi(m[1])
 		taken[n] = true
 	}
