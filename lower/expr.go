@@ -45,6 +45,13 @@ func (fl *fnLowerer) constVal(e cc.ExpressionNode) (int64, bool) {
 	if e == nil || fl.hasEnumOperand(e) || fl.lateConstP(e) {
 		return 0, false
 	}
+	if id := ident(e); id != nil && fl.constLocals != nil {
+		if d, ok := id.ResolvedTo().(*cc.Declarator); ok {
+			if v, ok := fl.constLocals[d]; ok {
+				return v, true
+			}
+		}
+	}
 	return constValue(e)
 }
 

@@ -252,3 +252,16 @@ func TestStrcmpOfLiteralsFolds(t *testing.T) {
 		t.Errorf("strcmp of a variable: %v", err)
 	}
 }
+
+// A const integer local with a constant initializer is a constant where it
+// is read: a memset size (syscall.c's attr_sz), an asm "i" operand.
+func TestConstLocalIsConstant(t *testing.T) {
+	m, err := lowerSource(t, `int f(char *p) { const int n = sizeof(long) * 2; __builtin_memset(p, 0, n);
+	asm volatile("r0 = %[k]" :: [k] "i"(n)); return p[0]; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := funcText(t, m, "f"); strings.Contains(text, "__builtin_trap") || strings.Contains(text, "late") {
+		t.Errorf("n is no constant:\n%s", text)
+	}
+}
