@@ -21,16 +21,23 @@ func Assemble(text string, ops []Operand, id int) (asm.Instructions, error) {
 		return nil, err
 	}
 	a := &assembler{labels: map[string]int{}, numeric: map[string][]int{}}
-	for _, s := range statements(text) {
-		if len(a.rawHalf) > 0 && !strings.HasPrefix(s.text, ".8byte") {
-			return nil, &Error{Line: a.rawLine, Token: ".8byte", Msg: "64-bit immediate load without its second half"}
+	stmts, err := expandConditionals(statements(text))
+	if err == nil {
+		stmts, err = expandRept(stmts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range stmts {
+		if len(a.rawHalf) > 0 && dataSize[firstWord(s.text)] == 0 {
+			return nil, &Error{Line: a.rawLine, Token: firstWord(s.text), Msg: "instruction given by data directives is incomplete"}
 		}
 		if err := a.statement(s); err != nil {
 			return nil, err
 		}
 	}
 	if len(a.rawHalf) > 0 {
-		return nil, &Error{Line: a.rawLine, Token: ".8byte", Msg: "64-bit immediate load without its second half"}
+		return nil, &Error{Line: a.rawLine, Token: "data", Msg: "instruction given by data directives is incomplete"}
 	}
 	if err := a.resolve(); err != nil {
 		return nil, err
@@ -372,9 +379,10 @@ func (a *assembler) keyword(p *parser) error {
 		return a.branch(p)
 	case "lock":
 		return a.lock(p)
-	case ".8byte":
-		return a.raw(p)
 	default:
+		if n := dataSize[t.text]; n > 0 {
+			return a.raw(p, n)
+		}
 		return p.errorf(t, "unknown instruction")
 	}
 	return p.end()
@@ -482,27 +490,50 @@ func (a *assembler) branch(p *parser) error {
 	return a.jump(p, ins)
 }
 
-// raw is ".8byte N": an instruction given as its 64-bit encoding. A
-// 64-bit immediate load takes two: the first is kept until the second.
-func (a *assembler) raw(p *parser) error {
-	t := p.peek()
-	v, err := p.imm()
-	if err != nil {
-		return err
-	}
-	a.rawHalf = binary.LittleEndian.AppendUint64(a.rawHalf, uint64(v))
-	if len(a.rawHalf) == 8 && asm.OpCode(a.rawHalf[0]).IsDWordLoad() {
+// dataSize is the size of each value of a data directive.
+var dataSize = map[string]int{
+	".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".long": 4, ".int": 4, ".4byte": 4, ".quad": 8, ".8byte": 8,
+}
+
+// raw is a data directive (".byte 0xe5", ".short -3", ".8byte N"): values
+// of size bytes, little-endian, that spell instructions. They collect
+// until an instruction is whole (a 64-bit immediate load takes 16 bytes).
+func (a *assembler) raw(p *parser, size int) error {
+	for {
+		t := p.peek()
+		v, err := p.imm()
+		if err != nil {
+			return err
+		}
+		if size < 8 && (v >= 1<<(8*size) || v < -(1<<(8*size-1))) {
+			return p.errorf(t, "value %d does not fit in %d bytes", v, size)
+		}
+		a.rawHalf = binary.LittleEndian.AppendUint64(a.rawHalf, uint64(v))[:len(a.rawHalf)+size]
 		a.rawLine = p.line
-		return p.end()
+		for len(a.rawHalf) >= 8 {
+			n := 8
+			if asm.OpCode(a.rawHalf[0]).IsDWordLoad() {
+				n = 16
+			}
+			if len(a.rawHalf) < n {
+				break
+			}
+			var ins asm.Instruction
+			if err := ins.Unmarshal(bytes.NewReader(a.rawHalf[:n]), binary.LittleEndian, "linux"); err != nil {
+				return p.errorf(t, "not an instruction: %v", err)
+			}
+			if ins.OpCode.Class().IsALU() && ins.Offset != 0 {
+				// cilium/ebpf, which writes the object, keeps no
+				// offset of an ALU instruction it does not model.
+				return p.errorf(t, "%v with offset %d (addr_space_cast) is not supported", ins.OpCode, ins.Offset)
+			}
+			a.emit(ins)
+			a.rawHalf = append(a.rawHalf[:0], a.rawHalf[n:]...)
+		}
+		if !p.accept(",") {
+			return p.end()
+		}
 	}
-	var ins asm.Instruction
-	err = ins.Unmarshal(bytes.NewReader(a.rawHalf), binary.LittleEndian, "linux")
-	a.rawHalf = a.rawHalf[:0]
-	if err != nil {
-		return p.errorf(t, "not an instruction: %v", err)
-	}
-	a.emit(ins)
-	return p.end()
 }
 
 // resolve fills in the offsets of jumps to labels.

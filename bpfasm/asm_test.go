@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cilium/ebpf/asm"
@@ -246,5 +247,52 @@ func TestErrorQuotesStatement(t *testing.T) {
 	want := `inline asm line 1: unexpected token at "r2" in "r0 = r1 r2"`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// Data directives spell an instruction piece by piece (bpf_misc.h's raw
+// may_goto: .byte 0xe5; .byte 0; .short -3; .long 0), and .rept repeats
+// statements, as the GNU assembler does.
+func TestDataDirectivesAndRept(t *testing.T) {
+	insns, err := Assemble("l0: .byte 0xe5; .byte 0; .short 1; .long 0; r0 = 1; .rept 2; .rept 2; r0 += 1; .endr; .endr; goto l0; .quad 0x95", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := encode(t, insns), "e500010000000000"+"b700000001000000"+strings.Repeat("0700000001000000", 4)+"0500f9ff00000000"+"9500000000000000"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, bad := range []string{".byte 0xe5; exit", ".byte 256", ".rept 2; r0 = 1", ".endr", ".rept 1048577; r0 = 1; .endr"} {
+		if _, err := Assemble(bad, nil, 0); err == nil {
+			t.Errorf("%q assembled", bad)
+		}
+	}
+}
+
+// .ifc/.ifnc select statements by comparing two strings (an operand's
+// register with a register name, in bpf_experimental.h).
+func TestConditionals(t *testing.T) {
+	insns, err := Assemble(".ifc %[r], r1; r0 = 1; .else; r0 = 2; .endif; .ifnc %[r], r2; .ifc a, b; r0 = 3; .endif; r0 += 4; .endif",
+		[]Operand{{Name: "r", Kind: KindReg, Reg: asm.R1}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := encode(t, insns), "b700000001000000"+"0700000004000000"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, bad := range []string{".ifc a; r0 = 1; .endif", ".ifc a, a; r0 = 1", ".endif", ".else"} {
+		if _, err := Assemble(bad, nil, 0); err == nil {
+			t.Errorf("%q assembled", bad)
+		}
+	}
+}
+
+// An ALU instruction with an offset cilium/ebpf does not model
+// (addr_space_cast) is refused rather than written without its offset.
+func TestAddrSpaceCastRefused(t *testing.T) {
+	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 1; .long 1", nil, 0); err == nil || !strings.Contains(err.Error(), "addr_space_cast") {
+		t.Errorf("addr_space_cast: %v", err)
+	}
+	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 8; .long 0", nil, 0); err != nil {
+		t.Errorf("movsx: %v", err)
 	}
 }

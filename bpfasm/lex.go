@@ -1,6 +1,7 @@
 package bpfasm
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -136,4 +137,107 @@ func matchPunct(s string) string {
 		}
 	}
 	return ""
+}
+
+// firstWord is a statement's first word: its directive or mnemonic.
+func firstWord(s string) string {
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// maxRept bounds what .rept may expand to, in statements.
+const maxRept = 1 << 20
+
+// expandRept repeats the statements between ".rept N" and its ".endr" N
+// times (nested ones inside out), as the assembler does.
+func expandRept(in []stmt) ([]stmt, error) {
+	var out []stmt
+	for i := 0; i < len(in); i++ {
+		s := in[i]
+		switch firstWord(s.text) {
+		case ".endr":
+			return nil, &Error{Line: s.line, Token: ".endr", Msg: ".endr without .rept"}
+		case ".rept":
+		default:
+			out = append(out, s)
+			continue
+		}
+		p := &parser{toks: tokenize(strings.TrimPrefix(s.text, ".rept")), line: s.line, stmt: s.text}
+		n, err := p.imm()
+		if err == nil {
+			err = p.end()
+		}
+		if err != nil {
+			return nil, err
+		}
+		depth, end := 1, -1
+		for j := i + 1; j < len(in) && end < 0; j++ {
+			switch firstWord(in[j].text) {
+			case ".rept":
+				depth++
+			case ".endr":
+				if depth--; depth == 0 {
+					end = j
+				}
+			}
+		}
+		if end < 0 {
+			return nil, &Error{Line: s.line, Token: ".rept", Msg: ".rept without .endr"}
+		}
+		body, err := expandRept(in[i+1 : end])
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || n*int64(len(body)) > maxRept-int64(len(out)) {
+			return nil, &Error{Line: s.line, Token: ".rept", Msg: fmt.Sprintf("repeats %d times: at most %d statements", n, maxRept)}
+		}
+		for range n {
+			out = append(out, body...)
+		}
+		i = end
+	}
+	return out, nil
+}
+
+// expandConditionals keeps the statements that .ifc A, B (A and B the
+// same text) or .ifnc A, B select, up to .else or .endif, as the GNU
+// assembler does; bpf_experimental.h picks an encoding by register so.
+func expandConditionals(in []stmt) ([]stmt, error) {
+	var out []stmt
+	// keep has one entry per open conditional: whether its current arm is
+	// kept; parent whether every enclosing arm is.
+	var keep, parent []bool
+	on := func() bool { return len(keep) == 0 || keep[len(keep)-1] && parent[len(parent)-1] }
+	for _, s := range in {
+		switch w := firstWord(s.text); w {
+		case ".ifc", ".ifnc":
+			a, b, ok := strings.Cut(strings.TrimPrefix(s.text, w), ",")
+			if !ok {
+				return nil, &Error{Line: s.line, Token: s.text, Msg: w + " needs two strings separated by a comma"}
+			}
+			same := strings.TrimSpace(a) == strings.TrimSpace(b)
+			parent = append(parent, on())
+			keep = append(keep, same == (w == ".ifc"))
+		case ".else":
+			if len(keep) == 0 {
+				return nil, &Error{Line: s.line, Token: w, Msg: ".else without .ifc"}
+			}
+			keep[len(keep)-1] = !keep[len(keep)-1]
+		case ".endif":
+			if len(keep) == 0 {
+				return nil, &Error{Line: s.line, Token: w, Msg: ".endif without .ifc"}
+			}
+			keep, parent = keep[:len(keep)-1], parent[:len(parent)-1]
+		default:
+			if on() {
+				out = append(out, s)
+			}
+		}
+	}
+	if len(keep) > 0 {
+		return nil, &Error{Line: in[len(in)-1].line, Token: ".ifc", Msg: ".ifc without .endif"}
+	}
+	return out, nil
 }

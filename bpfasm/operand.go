@@ -24,6 +24,9 @@ const (
 	// KindSym is an "i" operand naming a symbol (a map, a global, a
 	// function): "r1 = %[map] ll" loads its address, "call %[f]" calls it.
 	KindSym
+	// KindMem is an "m" operand: memory at the address in a register,
+	// printed "(rN + 0)" for "*(u64 *)%[x]".
+	KindMem
 )
 
 // Operand is the value one asm operand reference stands for.
@@ -42,6 +45,8 @@ func (o Operand) text() string {
 		return fmt.Sprintf("r%d", o.Reg)
 	case KindImm:
 		return strconv.FormatInt(o.Imm, 10)
+	case KindMem:
+		return fmt.Sprintf("(r%d + 0)", o.Reg)
 	}
 	return o.Sym
 }

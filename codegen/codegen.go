@@ -75,7 +75,7 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
 	for _, k := range m.Kfuncs {
-		out.Kfuncs = append(out.Kfuncs, &obj.Kfunc{Name: k.Name, BTF: k.BTF, Weak: k.Weak, Plain: k.Plain})
+		out.Kfuncs = append(out.Kfuncs, &obj.Kfunc{Name: k.Name, BTF: k.BTF, Weak: k.Weak, Plain: k.Plain, Hidden: k.Hidden})
 	}
 	for _, g := range m.Globals {
 		if g != nil && g.Extern {

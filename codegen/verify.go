@@ -58,7 +58,8 @@ func checkInput(m *ir.Module) error {
 }
 
 // checkArgRegs reports, after inlining, the first call or function that
-// still needs more than the 5 argument registers a BPF call has.
+// still needs more than the 5 argument registers a BPF call has, or a
+// call through a function pointer that did not become direct.
 func checkArgRegs(m *ir.Module) error {
 	for _, f := range m.Funcs {
 		if len(f.Params) > ir.MaxArgs {
@@ -68,6 +69,9 @@ func checkArgRegs(m *ir.Module) error {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
+				if in.Op == ir.OpCallFunc && in.Sym == ir.IndirectSym {
+					return errorAt(in.Pos, "indirect calls through function pointers are not supported in BPF (the pointer must hold one known function after inlining)")
+				}
 				if in.Op == ir.OpCallFunc && len(in.Args) > ir.MaxArgs {
 					return errorAt(in.Pos, "call to function %s passes %d arguments and is not inlined; BPF passes at most 5 arguments in registers", in.Sym, len(in.Args))
 				}
@@ -86,7 +90,8 @@ func frameError(name string, pos ir.Pos, size int) diag.Diagnostic {
 // counts them: a frame on its own, and per program (with the subprograms
 // and callbacks the loader links into it) the stack of every call chain,
 // the instructions and the maps. Errors come back as a diag.List; the
-// warnings are for what only privileged loaders accept.
+// warnings are for what only privileged loaders accept, and for call
+// chains over the stack limit (the verifier's verdict, not clang's).
 func verify(o *obj.Object) (warnings diag.List, err error) {
 	var dl diag.List
 	for _, f := range o.Funcs {
@@ -105,7 +110,7 @@ func verify(o *obj.Object) (warnings diag.List, err error) {
 			continue
 		}
 		funcs := g.program(p)
-		dl = append(dl, g.checkStack(p, funcs, reported)...)
+		warnings = append(warnings, g.checkStack(p, funcs, reported)...)
 		n := 0
 		for _, f := range funcs {
 			n += rawLen(f.Insns)

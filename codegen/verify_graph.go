@@ -135,8 +135,10 @@ func (g *callGraph) asyncCallback(insns asm.Instructions) bool {
 	return false
 }
 
-// checkStack rejects call chains of the program p (of funcs) whose frames
-// need more than MaxStack bytes together, naming the chain. A callback runs
+// checkStack warns of call chains of the program p (of funcs) whose frames
+// need more than MaxStack bytes together, naming the chain. A warning, as
+// clang compiles such chains: the total is the verifier's verdict, and
+// tests of that verdict are programs too. A callback runs
 // in a frame of its own on top of its caller's, as a call does, unless it
 // is asynchronous: the kernel checks that one as a root of its own
 // (reported once per callback, in reported). A chain of one frame is the
@@ -174,7 +176,7 @@ func (g *callGraph) checkStack(p *obj.Func, funcs []*obj.Func, reported map[stri
 	}
 	var dl diag.List
 	if d := depth(p, map[*obj.Func]bool{}); d > MaxStack && len(path[p]) > 1 {
-		dl = append(dl, at(p.Pos, diag.Error, "program %q needs %d bytes of stack through the call chain %v; BPF allows %d in all", p.Name, d, path[p], MaxStack))
+		dl = append(dl, at(p.Pos, diag.Warning, "program %q needs %d bytes of stack through the call chain %v; the verifier allows %d in all", p.Name, d, path[p], MaxStack))
 	}
 	for _, cb := range funcs {
 		if !async[cb] || reported[cb.Name] {
@@ -182,7 +184,7 @@ func (g *callGraph) checkStack(p *obj.Func, funcs []*obj.Func, reported map[stri
 		}
 		if d := depth(cb, map[*obj.Func]bool{}); d > MaxStack && len(path[cb]) > 1 {
 			reported[cb.Name] = true
-			dl = append(dl, at(cb.Pos, diag.Error, "callback %q, which program %q runs asynchronously, needs %d bytes of stack through the call chain %v; BPF allows %d in all", cb.Name, p.Name, d, path[cb], MaxStack))
+			dl = append(dl, at(cb.Pos, diag.Warning, "callback %q, which program %q runs asynchronously, needs %d bytes of stack through the call chain %v; the verifier allows %d in all", cb.Name, p.Name, d, path[cb], MaxStack))
 		}
 	}
 	return dl

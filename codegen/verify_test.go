@@ -75,14 +75,18 @@ func TestVerifyCallChainStack(t *testing.T) {
 	leaf := fn("leaf", ".text", 300, 2)
 	mid := fn("mid", ".text", 300, 3, call("leaf"))
 	p := fn("p", "socket", 8, 4, call("mid"))
-	_, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{leaf, mid, p}})
-	// Each frame rounds up to 32 bytes: 32 + 320 + 320.
-	wantDiag(t, errs, diag.Error, 4, `program "p" needs 672 bytes of stack through the call chain [p mid leaf]`)
+	w, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{leaf, mid, p}})
+	// Each frame rounds up to 32 bytes: 32 + 320 + 320. A warning: clang
+	// compiles it, and the total is the verifier's verdict.
+	if errs != nil {
+		t.Errorf("a call chain over the limit is an error: %v", errs)
+	}
+	wantDiag(t, w, diag.Warning, 4, `program "p" needs 672 bytes of stack through the call chain [p mid leaf]`)
 
 	// One frame of 300 alone is fine.
 	mid.Insns = asm.Instructions{asm.Return()}
-	if _, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{leaf, mid, p}}); errs != nil {
-		t.Errorf("single frame rejected: %v", errs)
+	if w, _ := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{leaf, mid, p}}); w != nil {
+		t.Errorf("single frame warned of: %v", w)
 	}
 }
 
@@ -90,30 +94,30 @@ func TestVerifyCallbackStack(t *testing.T) {
 	cb := fn("cb", ".text", 300, 2)
 	// bpf_loop runs the callback on top of the caller's frame.
 	loop := fn("p", "tc", 300, 5, funcAddr("cb"), asm.FnLoop.Call())
-	_, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, loop}})
-	wantDiag(t, errs, diag.Error, 5, "call chain [p cb]")
+	w, _ := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, loop}})
+	wantDiag(t, w, diag.Warning, 5, "call chain [p cb]")
 
 	// A timer or workqueue callback runs later, alone: the kernel checks
 	// it as a root of its own, and its frame is not on the program's.
 	for _, arm := range []asm.Instruction{asm.FnTimerSetCallback.Call(), call("bpf_wq_set_callback_impl")} {
 		p := fn("p", "tc", 300, 5, funcAddr("cb"), arm)
-		if _, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, p}}); errs != nil {
-			t.Errorf("%v: an async callback counted on the program's stack: %v", arm, errs)
+		if w, _ := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, p}}); w != nil {
+			t.Errorf("%v: an async callback counted on the program's stack: %v", arm, w)
 		}
 		deep := fn("deep", ".text", 300, 1)
 		cb2 := fn("cb", ".text", 300, 2, call("deep"))
-		_, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{deep, cb2, p}})
-		wantDiag(t, errs, diag.Error, 2, `callback "cb", which program "p" runs asynchronously, needs 640 bytes`, "[cb deep]")
+		w, _ := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{deep, cb2, p}})
+		wantDiag(t, w, diag.Warning, 2, `callback "cb", which program "p" runs asynchronously, needs 640 bytes`, "[cb deep]")
 	}
 
 	// The kernel marks the function, not the use: calling a timer
 	// callback directly counts its frame; loading its address again does not.
 	p := fn("p", "tc", 300, 5, funcAddr("cb"), asm.FnTimerSetCallback.Call(), call("cb"))
-	_, errs = verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, p}})
-	wantDiag(t, errs, diag.Error, 5, "call chain [p cb]")
+	w, _ = verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, p}})
+	wantDiag(t, w, diag.Warning, 5, "call chain [p cb]")
 	p = fn("p", "tc", 300, 5, funcAddr("cb"), asm.FnTimerSetCallback.Call(), funcAddr("cb"), asm.FnLoop.Call())
-	if _, errs := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, p}}); errs != nil {
-		t.Errorf("a timer callback's address counted as a frame: %v", errs)
+	if w, _ := verifyErrors(t, &obj.Object{Funcs: []*obj.Func{cb, p}}); w != nil {
+		t.Errorf("a timer callback's address counted as a frame: %v", w)
 	}
 }
 

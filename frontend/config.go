@@ -62,6 +62,7 @@ func predefined(opts Options) string {
 	// The array of function pointers __array(NAME, RET (PARAMS)) declares
 	// (see rewriteFnArray).
 	b.WriteString("#define __bpfcc_fnarray(name, ret, params) ret (*name[]) params\n")
+	b.WriteString(localLabelHelpers)
 	for _, d := range opts.Defines {
 		name, val, ok := strings.Cut(d, "=")
 		if !ok {

@@ -91,7 +91,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
-		{Name: path, Value: rewriteNamedVariadics(main)},
+		{Name: path, Value: rewriteLocalLabels(rewriteNamedVariadics(main))},
 	}
 	headerRegions := []accessRegion{}
 	pruned := false
@@ -233,7 +233,7 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 		sfs.target = onceTarget(opts.TargetHeader, src)
 		cfg.FS = sfs
 	}
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteNamedVariadics(endLine(src))}}
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteLocalLabels(rewriteNamedVariadics(endLine(src)))}}
 	// Preprocess into a buffer under the same watchdog as Translate: an
 	// include cycle among headers without guards never ends in cc.
 	var buf bytes.Buffer

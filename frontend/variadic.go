@@ -238,7 +238,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		b, r = hideAccessAttribute(name, dropEmptyAttributes(rewriteU8(b)))
 		*s.regions = append(*s.regions, r...)
 	}
-	b = rewriteNamedVariadics(endLine(b))
+	b = rewriteLocalLabels(rewriteNamedVariadics(endLine(b)))
 	if !s.keepComments {
 		b = stripComments(b)
 	}

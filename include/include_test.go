@@ -380,7 +380,7 @@ func TestSearchOrder(t *testing.T) {
 }
 
 func TestPredefined(t *testing.T) {
-	for _, m := range []string{"__x86_64__", "__linux__", "__TARGET_ARCH", "__BPF_CPU_VERSION__", "__BPF_FEATURE", "__FLT_", "__SIZEOF_INT128__"} {
+	for _, m := range []string{"__x86_64__", "__linux__", "__TARGET_ARCH", "__BPF_CPU_VERSION__", "__BPF_FEATURE_ADDR", "__FLT_", "__SIZEOF_INT128__"} {
 		if strings.Contains(Predefined, m) {
 			t.Errorf("Predefined defines %s", m)
 		}

@@ -18,7 +18,8 @@ import (
 // the macros announcing what bpfcc does not implement: floating point
 // (__FLT_*, __DBL_*, ...), __int128 and _BitInt, #embed, the OpenCL and
 // HIP memory scopes, and the __BPF_FEATURE_* instruction announcements of
-// the inline assembler; __OPTIMIZE__ and __NO_INLINE__ are left out as
+// the inline assembler but __BPF_FEATURE_MAY_GOTO (may_goto, with asm
+// goto, which bpf_experimental.h's can_loop and cond_break use); __OPTIMIZE__ and __NO_INLINE__ are left out as
 // nothing bpfcc compiles tests them. Like clang's BPF target it defines
 // neither __x86_64__ nor __linux__.
 //
@@ -64,6 +65,7 @@ const clangTarget = `#define _LP64 1
 #define __BIGGEST_ALIGNMENT__ 8
 #define __BOOL_WIDTH__ 8
 #define __BPF__ 1
+#define __BPF_FEATURE_MAY_GOTO 1
 #define __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__
 #define __CHAR16_TYPE__ unsigned short
 #define __CHAR32_TYPE__ unsigned int

@@ -34,6 +34,13 @@ const TrapSym = "__builtin_trap"
 // as clang decides it after optimisation.
 const ConstPSym = "__builtin_constant_p"
 
+// IndirectSym is the callee of an OpCallFunc through a function pointer,
+// whose Args[0] is the pointer and the rest the arguments: code
+// generation turns it into a direct call when inlining and propagation
+// show the pointer holds one known function, as clang does, and rejects it
+// otherwise (BPF has no indirect call).
+const IndirectSym = "__bpfcc_indirect_call"
+
 // Reg is a virtual register. Reg 0 means "no register".
 type Reg int
 
@@ -506,6 +513,9 @@ type Kfunc struct {
 	// the program takes: an undefined symbol for the BPF static linker,
 	// outside DATASEC ".ksyms" (as clang emits it).
 	Plain bool
+	// Hidden is visibility("hidden") on the extern declaration, which the
+	// static linker propagates to the definition.
+	Hidden bool
 }
 
 // JoinNotes joins two instruction notes (see Instr.Note), one per line.

@@ -24,6 +24,8 @@ type asmOperand struct {
 	// tied is the output operand a matching-constraint input ("0") shares
 	// its register with, or -1.
 	tied int
+	// mem is an "m" input: its address goes in the register.
+	mem  bool
 	expr cc.ExpressionNode
 	node cc.Node
 }
@@ -42,9 +44,15 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 		fl.l.errorf(x, "inline asm: %v", err)
 		return
 	}
-	ops, clobbers, ok := fl.asmArgs(x)
+	ops, clobbers, labels, ok := fl.asmArgs(x)
 	if !ok {
 		return
+	}
+	if len(labels) > 0 {
+		if text, ok = fl.asmGotoText(x, text, ops, labels); !ok {
+			return
+		}
+		ops = append(ops, asmOperand{name: asmGotoSel, constraint: "r", output: true, node: x, tied: -1})
 	}
 	if strings.TrimSpace(text) == "" && (len(ops) == 0 || !allScalar(ops)) {
 		// A compiler barrier: bpfcc does not move memory accesses across
@@ -60,6 +68,8 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	for i, op := range ops {
 		bops[i] = bpfasm.Operand{Name: op.name, Kind: bpfasm.KindReg, Reg: regs[i]}
 		switch {
+		case op.mem:
+			bops[i].Kind = bpfasm.KindMem
 		case op.constraint == "r":
 		case fl.lateImmediate(op):
 			// Assembled with 0 now, and again by codegen once inlining
@@ -82,7 +92,10 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	for _, o := range bops {
 		code.Operands = append(code.Operands, ir.AsmOperand{Name: o.Name, IsReg: o.Kind == bpfasm.KindReg, Reg: o.Reg, Imm: o.Imm, Sym: o.Sym})
 	}
-	fl.emitAsm(x, code, ops, regs, clobbers, late)
+	sel := fl.emitAsm(x, code, ops, regs, clobbers, late)
+	if len(labels) > 0 && sel != 0 {
+		fl.asmGotoBranches(sel, labels)
+	}
 }
 
 // lateImmediate reports whether an "i" operand is a local variable or
@@ -101,8 +114,9 @@ func (fl *fnLowerer) lateImmediate(op asmOperand) bool {
 	return d != nil && fl.vars[d] != nil && isScalar(op.expr.Type()) && !isPtr(op.expr.Type()) && !fl.f.Naked
 }
 
-// emitAsm binds the operands and emits the OpAsm.
-func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []asm.Register, clobbers []asm.Register, late []int) {
+// emitAsm binds the operands and emits the OpAsm. It returns the register
+// of asm goto's selector output (asmGotoSel), when there is one.
+func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []asm.Register, clobbers []asm.Register, late []int) ir.Reg {
 	in := &ir.Instr{Op: ir.OpAsm, Asm: code}
 	var out *asmOperand
 	var outLv lvalue
@@ -114,7 +128,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		if fl.f.Naked {
 			set, ok := fl.nakedOperand(*op, regs[i])
 			if !ok {
-				return
+				return 0
 			}
 			code.Insns = append(asm.Instructions{set}, code.Insns...)
 			continue
@@ -122,12 +136,16 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		if op.output {
 			if out != nil {
 				fl.l.errorf(op.node, "inline asm with more than one output operand is not supported")
-				return
+				return 0
+			}
+			if op.name == asmGotoSel {
+				out, code.Out = op, regs[i]
+				continue
 			}
 			out, outLv = op, fl.lvalueOf(op.expr)
 			if !isScalar(outLv.t) {
 				fl.l.errorf(op.node, "inline asm output must be a scalar or pointer, not %s", typeName(outLv.t))
-				return
+				return 0
 			}
 			code.Out = regs[i]
 			if !op.inout {
@@ -137,10 +155,15 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 			code.In = append(code.In, regs[i])
 			continue
 		}
+		if op.mem {
+			in.Args = append(in.Args, ir.R(fl.addr(fl.lvalueOf(op.expr))))
+			code.In = append(code.In, regs[i])
+			continue
+		}
 		v := fl.rvalue(op.expr)
 		if !isScalar(v.t) {
 			fl.l.errorf(op.node, "inline asm input must be a scalar or pointer, not %s", typeName(v.t))
-			return
+			return 0
 		}
 		in.Args = append(in.Args, v.op)
 		code.In = append(code.In, regs[i])
@@ -150,7 +173,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		in.Args = append(in.Args, fl.rvalue(ops[i].expr).op)
 	}
 	if !fl.asmReferences(x, code) {
-		return
+		return 0
 	}
 	code.Writes = mergeRegs(bpfasm.Writes(code.Insns), clobbers)
 	if out != nil {
@@ -158,9 +181,10 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		in.Dst = fl.tmp()
 	}
 	fl.emit(in)
-	if out != nil {
+	if out != nil && out.name != asmGotoSel {
 		fl.store(outLv, value{op: ir.R(in.Dst), t: outLv.t})
 	}
+	return in.Dst
 }
 
 func mergeRegs(a, b []asm.Register) []asm.Register {
@@ -177,8 +201,8 @@ func mergeRegs(a, b []asm.Register) []asm.Register {
 	return out
 }
 
-// asmArgs reads the output, input and clobber lists.
-func (fl *fnLowerer) asmArgs(x *cc.Asm) (ops []asmOperand, clobbers []asm.Register, ok bool) {
+// asmArgs reads the output, input, clobber and (asm goto) label lists.
+func (fl *fnLowerer) asmArgs(x *cc.Asm) (ops []asmOperand, clobbers []asm.Register, labels []asmLabel, ok bool) {
 	section := 0
 	for al := x.AsmArgList; al != nil; al = al.AsmArgList {
 		for el := al.AsmExpressionList; el != nil; el = el.AsmExpressionList {
@@ -186,25 +210,29 @@ func (fl *fnLowerer) asmArgs(x *cc.Asm) (ops []asmOperand, clobbers []asm.Regist
 			case 0, 1:
 				op, ok := fl.asmOperand(el, section == 0)
 				if !ok {
-					return nil, nil, false
+					return nil, nil, nil, false
 				}
 				ops = append(ops, op)
 			case 2:
 				r, ok := fl.asmClobber(el)
 				if !ok {
-					return nil, nil, false
+					return nil, nil, nil, false
 				}
 				if r >= 0 {
 					clobbers = append(clobbers, asm.Register(r))
 				}
 			default:
-				fl.l.errorf(el.AssignmentExpression, "asm goto is not supported")
-				return nil, nil, false
+				id := ident(el.AssignmentExpression)
+				if id == nil {
+					fl.l.errorf(el.AssignmentExpression, "asm goto: expected a label")
+					return nil, nil, nil, false
+				}
+				labels = append(labels, asmLabel{name: id.Token.SrcStr(), node: el.AssignmentExpression})
 			}
 		}
 		section++
 	}
-	return ops, clobbers, true
+	return ops, clobbers, labels, true
 }
 
 // asmOperand reads one `[name] "constraint" (expr)`, which cc parses as a
@@ -234,6 +262,10 @@ func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOpera
 		// An address operand, or one that may be a register: BPF keeps
 		// them in registers (bpf_misc.h's __sink(x) is asm("" : "+g"(x))).
 		op.constraint = "r"
+	}
+	if op.constraint == "m" && !output {
+		// Memory: the text reads it at an address in a register.
+		op.constraint, op.mem = "r", true
 	}
 	if n, err := strconv.Atoi(op.constraint); err == nil && !output {
 		// A matching constraint: the input goes in output n's register
@@ -281,6 +313,8 @@ func (fl *fnLowerer) asmClobber(el *cc.AsmExpressionList) (int, bool) {
 var regName = regexp.MustCompile(`^[rw]([0-9]|10)$`)
 
 // regMention finds the registers asm text names outright.
+var asmCondition = regexp.MustCompile(`\.ifn?c[^;\n]*`)
+
 var regMention = regexp.MustCompile(`\b[rw]([0-9]|10)\b`)
 
 // asmRegisters picks a register for every "r" operand: one the text does
@@ -290,7 +324,8 @@ var regMention = regexp.MustCompile(`\b[rw]([0-9]|10)\b`)
 func (fl *fnLowerer) asmRegisters(x *cc.Asm, text string, ops []asmOperand, clobbers []asm.Register) ([]asm.Register, bool) {
 	var taken [asm.R10 + 1]bool
 	taken[asm.R10] = true
-	for _, m := range regMention.FindAllStringSubmatch(text, -1) {
+	// A register an .ifc compares an operand with is no use of it.
+	for _, m := range regMention.FindAllStringSubmatch(asmCondition.ReplaceAllString(text, ""), -1) {
 		n, _ := strconv.Atoi(m[1])
 		taken[n] = true
 	}

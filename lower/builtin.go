@@ -160,6 +160,19 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			return zero, true
 		}
 		return fl.memcmp(fl.rvalue(args[0]), fl.rvalue(args[1]), n, t), true
+	case "__builtin_strcmp":
+		// Of two string literals (bpf_cmp_likely's operator tests),
+		// folded as clang folds it.
+		if !need(2) {
+			return zero, true
+		}
+		a, okA := stringLiteral(args[0])
+		b, okB := stringLiteral(args[1])
+		if !okA || !okB {
+			fl.l.errorf(x, "__builtin_strcmp is supported only of two string literals")
+			return zero, true
+		}
+		return value{op: ir.Imm(int64(strings.Compare(a, b))), t: t}, true
 	}
 	if strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__c11_atomic_") {
 		return fl.atomic(x, name, args, discard)
@@ -430,4 +443,14 @@ func (fl *fnLowerer) chooseExpr(args []cc.ExpressionNode, discard bool) value {
 		return value{op: ir.Imm(0), t: pick.Type()}
 	}
 	return fl.rvalue(pick)
+}
+
+// stringLiteral is the text of a string literal operand, up to its NUL.
+func stringLiteral(e cc.ExpressionNode) (string, bool) {
+	v, ok := e.Value().(cc.StringValue)
+	if !ok {
+		return "", false
+	}
+	str, _, _ := strings.Cut(string(v), "\x00")
+	return str, true
 }

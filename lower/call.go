@@ -25,8 +25,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 	args := callArgs(x)
 	id := ident(x.PostfixExpression)
 	if id == nil {
-		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
-		return value{op: ir.Imm(0), t: t}
+		return fl.indirectCall(x, args)
 	}
 	name := id.Token.SrcStr()
 	d, _ := id.ResolvedTo().(*cc.Declarator)
@@ -68,8 +67,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		return value{op: ir.Imm(0), t: t}
 	}
 	if d.Type().Kind() == cc.Ptr {
-		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
-		return value{op: ir.Imm(0), t: t}
+		return fl.indirectCall(x, args)
 	}
 	if libcBuiltins[name] {
 		// Clang treats these as its builtins: without a definition in
@@ -77,6 +75,12 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 		if v, ok := fl.builtin(x, name, args); ok {
 			return v
 		}
+	}
+	if ft, ok := d.Type().(*cc.FunctionType); ok && !d.IsStatic() {
+		// Defined in another object: a BPF-to-BPF call against the
+		// undefined symbol, which the static linker (bpftool gen object)
+		// resolves, as clang emits it.
+		return fl.externCall(x, d, ft, args)
 	}
 	fl.l.errorf(x, "call to external function %q, which is neither a BPF helper nor defined in this file%s", name, suggest.DidYouMean(name, fl.l.callableNames()))
 	return value{op: ir.Imm(0), t: t}
@@ -369,6 +373,34 @@ func (fl *fnLowerer) kfuncCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc
 	ops := fl.argValues(x, ft, args, "kernel function "+name)
 	fl.l.kfunc(d, ft)
 	return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: name, Args: ops, Note: name}, t)
+}
+
+// indirectCall calls through a function pointer: a call of ir.IndirectSym,
+// which code generation makes direct once the pointer is known to hold one
+// function (a local assigned once, an inlined function's parameter).
+func (fl *fnLowerer) indirectCall(x *cc.PostfixExpression, args []cc.ExpressionNode) value {
+	t := x.Type()
+	ft, _ := elemType(x.PostfixExpression.Type()).(*cc.FunctionType)
+	if ft == nil || isAggregate(t) {
+		fl.l.errorf(x, "indirect calls through function pointers are not supported in BPF")
+		return value{op: ir.Imm(0), t: t}
+	}
+	callee := fl.rvalue(x.PostfixExpression)
+	ops := append([]ir.Operand{callee.op}, fl.argValues(x, ft, args, "function pointer")...)
+	return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.IndirectSym, Args: ops, Note: "indirect call"}, t)
+}
+
+// externCall calls function d, declared here and defined in another
+// object: as a kfunc call, whose FUNC is in no DATASEC (Plain).
+func (fl *fnLowerer) externCall(x *cc.PostfixExpression, d *cc.Declarator, ft *cc.FunctionType, args []cc.ExpressionNode) value {
+	v := fl.kfuncCall(x, d, ft, args)
+	for _, k := range fl.l.m.Kfuncs {
+		if k.Name == d.Name() {
+			k.Plain = true
+			k.Hidden = isHidden(d, nil)
+		}
+	}
+	return v
 }
 
 // kfunc records kernel function d for the object's .ksyms.

@@ -45,6 +45,13 @@ func (fl *fnLowerer) constVal(e cc.ExpressionNode) (int64, bool) {
 	if e == nil || fl.hasEnumOperand(e) || fl.lateConstP(e) {
 		return 0, false
 	}
+	if id := ident(e); id != nil && fl.constLocals != nil {
+		if d, ok := id.ResolvedTo().(*cc.Declarator); ok {
+			if v, ok := fl.constLocals[d]; ok {
+				return v, true
+			}
+		}
+	}
 	return constValue(e)
 }
 
@@ -313,15 +320,23 @@ func (fl *fnLowerer) stmtExpr(x *cc.PrimaryExpression) value {
 		return value{op: ir.Imm(0), t: x.Type()}
 	}
 	bi := last.BlockItem
-	if bi.Case == cc.BlockItemStmt && bi.Statement.Case == cc.StatementExpr && bi.Statement.ExpressionStatement.ExpressionList != nil && x.Type().Kind() != cc.Void {
-		return fl.rvalue(bi.Statement.ExpressionStatement.ExpressionList)
-	}
-	switch bi.Case {
-	case cc.BlockItemDecl:
+	if bi.Case == cc.BlockItemDecl {
 		fl.localDecl(bi.Declaration)
-	case cc.BlockItemStmt:
-		fl.stmt(bi.Statement)
+		return value{op: ir.Imm(0), t: x.Type()}
 	}
+	s := bi.Statement
+	// The value may follow labels ({ ...; l_true: ret; }, as asm goto
+	// macros end).
+	for s != nil && s.Case == cc.StatementLabeled && s.LabeledStatement.Case == cc.LabeledStatementLabel && x.Type().Kind() != cc.Void {
+		ls := s.LabeledStatement
+		fl.reachLabel(ls, ls.Token.SrcStr())
+		fl.startBlock(fl.labelBlock(ls.Token.SrcStr()))
+		s = ls.Statement
+	}
+	if s != nil && s.Case == cc.StatementExpr && s.ExpressionStatement.ExpressionList != nil && x.Type().Kind() != cc.Void {
+		return fl.rvalue(s.ExpressionStatement.ExpressionList)
+	}
+	fl.stmt(s)
 	return value{op: ir.Imm(0), t: x.Type()}
 }
 

@@ -34,6 +34,9 @@ type fnLowerer struct {
 	// types and enumOps memoise typeOf (see enumtypes.go).
 	types   map[cc.ExpressionNode]cc.Type
 	enumOps map[cc.ExpressionNode]bool
+	// constLocals are the const integer locals with a constant
+	// initializer, whose value is a constant wherever they are read.
+	constLocals map[*cc.Declarator]int64
 	// constPMemo memoises lateConstP.
 	constPMemo map[cc.ExpressionNode]bool
 	// sret holds, in a function returning a struct or union, the address

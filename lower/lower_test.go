@@ -132,10 +132,10 @@ long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of B
 		{`int x; void *p __attribute__((section(".bss.p"))) = &x;`, "holds addresses"},
 		{`int v __attribute__((section(".BTF.ext"))) = 1;`, "reserved"},
 		{`int g(void); int v = g();`, "initializer of a global must be a constant or the address"},
-		{`int g(int); int f(int x) { return g(x); }`, "neither a BPF helper nor defined"},
+		{`static int g(int); int f(int x) { return g(x); }`, "neither a BPF helper nor defined"},
 		{`int f(int x) { asm volatile("r0 = = 1"); return x; }`, "inline asm line 1: unexpected token at \"=\""},
 		{`int f(int x) { asm volatile("%0 += %1" : "+r"(x), "+r"(x) : "r"(x)); return x; }`, "more than one output operand"},
-		{`int f(int x) { asm volatile("r0 = %[k]" :: [k]"m"(x)); return x; }`, "constraint \"m\" is not supported"},
+		{`int f(int x) { asm volatile("r0 = %[k]" :: [k]"x"(x)); return x; }`, "constraint \"x\" is not supported"},
 	}
 	for _, c := range cases {
 		_, err := lowerSource(t, c.src)
@@ -236,5 +236,32 @@ static inline __attribute__((always_inline)) typeof(prog(0)) inner(unsigned long
 int prog(unsigned long long *ctx) { struct pair p = { (int)ctx[0], 2 }; return inner(ctx, p); }`)
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestStrcmpOfLiteralsFolds(t *testing.T) {
+	m, err := lowerSource(t, `int f(void) { return __builtin_strcmp(">=", "==") * 4 + __builtin_strcmp("a", "a") * 2 + __builtin_strcmp("a", "b"); }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1*4 + 0*2 - 1
+	if text := funcText(t, m, "f"); !strings.Contains(text, "ret 3") {
+		t.Errorf("strcmp of literals not folded:\n%s", text)
+	}
+	if _, err := lowerSource(t, `int f(const char *s) { return __builtin_strcmp(s, "a"); }`); err == nil || !strings.Contains(err.Error(), "two string literals") {
+		t.Errorf("strcmp of a variable: %v", err)
+	}
+}
+
+// A const integer local with a constant initializer is a constant where it
+// is read: a memset size (syscall.c's attr_sz), an asm "i" operand.
+func TestConstLocalIsConstant(t *testing.T) {
+	m, err := lowerSource(t, `int f(char *p) { const int n = sizeof(long) * 2; __builtin_memset(p, 0, n);
+	asm volatile("r0 = %[k]" :: [k] "i"(n)); return p[0]; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := funcText(t, m, "f"); strings.Contains(text, "__builtin_trap") || strings.Contains(text, "late") {
+		t.Errorf("n is no constant:\n%s", text)
 	}
 }

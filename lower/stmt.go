@@ -72,6 +72,14 @@ func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
 			continue
 		}
 		lv := fl.declareLocal(d, t)
+		if id.Initializer != nil && d.IsConst() && !d.IsVolatile() && cc.IsIntegerType(t) && id.Initializer.Case == cc.InitializerExpr {
+			if v, ok := fl.constVal(id.Initializer.AssignmentExpression); ok {
+				if fl.constLocals == nil {
+					fl.constLocals = map[*cc.Declarator]int64{}
+				}
+				fl.constLocals[d] = v
+			}
+		}
 		if id.Initializer != nil {
 			fl.initLocal(lv, id.Initializer)
 		}

@@ -240,5 +240,6 @@ type Kfunc struct {
 	Weak bool
 	// Plain marks an extern function not declared __ksym (its address is
 	// taken, for the BPF static linker): its FUNC is in no DATASEC.
-	Plain bool
+	Plain  bool
+	Hidden bool // STV_HIDDEN symbol
 }

@@ -1,10 +1,11 @@
-// Rejected: a call to an external function that is neither defined here
-// nor a BPF helper (nothing could link it).
-// ERROR: 12:9: ext_fn
+// Rejected: a call to a static function declared but never defined, which
+// no other object can define (an extern one is the static linker's:
+// bpftool gen object resolves it).
+// ERROR: 13:9: ext_fn
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-extern int ext_fn(int v);
+static int ext_fn(int v);
 
 SEC("socket")
 int extern_func(struct __sk_buff *skb)

@@ -345,7 +345,7 @@ func (w *writer) layoutExterns() error {
 		if k.Weak {
 			bind = elf.STB_WEAK
 		}
-		w.kfuncs[k.Name] = &symbol{name: k.Name, bind: bind, typ: elf.STT_NOTYPE}
+		w.kfuncs[k.Name] = &symbol{name: k.Name, bind: bind, typ: elf.STT_NOTYPE, vis: visOf(k.Hidden)}
 	}
 	return nil
 }

@@ -64,6 +64,7 @@ type passCtx struct {
 // A name ending in a digit is the pass's second run.
 var passes = []pass{
 	{name: "inline", mod: inlinePass, required: true},
+	{name: "indirect", mod: resolveIndirect, required: true},
 	{name: "entry", fn: ensureEntry, required: true},
 	{name: "unreachable", fn: removeUnreachable, required: true},
 	{name: "fold", fn: foldConstants},
@@ -93,6 +94,7 @@ var passes = []pass{
 // passOrder.
 var passOrder = []struct{ a, b, why string }{
 	{"inline", "entry", "function passes see the inlined bodies"},
+	{"inline", "indirect", "inlining binds the function-pointer parameters to the functions passed"},
 	{"inline", "constp", "inlining makes __builtin_constant_p arguments constant"},
 	{"entry", "unreachable", "reachability walks from an entry no branch targets"},
 	{"entry", "unroll", "dominators are computed from the entry"},
