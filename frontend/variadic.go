@@ -206,6 +206,8 @@ type sourceFS struct {
 	split map[token.Position]string
 	// target, when set, is the text of <bpfcc/target.h>.
 	target func() []byte
+	// loops, when set, labels the loop-pragma sites (see loopSites).
+	loops *loopSites
 }
 
 // TargetHeaderPath is where <bpfcc/target.h> resolves: the embedded one
@@ -239,6 +241,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		*s.regions = append(*s.regions, r...)
 	}
 	b = rewriteNamedVariadics(endLine(b))
+	b = s.loops.mark(b)
 	if !s.keepComments {
 		b = stripComments(b)
 	}
