@@ -45,6 +45,8 @@ type Unit struct {
 	// splitBitFields are the bit-fields translated split in two, see
 	// wideBitFields.
 	splitBitFields map[token.Position]string
+	// loops are the labelled loop-pragma sites, see LoopUnroll.
+	loops *loopSites
 }
 
 // Line returns source line n (1-based) of the main file, or "".
@@ -86,17 +88,19 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	prag := newPragmas()
 	cfg.PragmaHandler = prag.handle
+	loops := &loopSites{}
 	main, regions := hideAccessAttribute(path, dropEmptyAttributes(rewriteFnArray(rewriteU8(endLine(src)))))
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
-		{Name: path, Value: rewriteLocalLabels(rewriteNamedVariadics(main))},
+		{Name: path, Value: loops.mark(rewriteLocalLabels(rewriteNamedVariadics(main)))},
 	}
 	headerRegions := []accessRegion{}
 	pruned := false
 	sfs := cfg.FS.(sourceFS)
 	sfs.regions = &headerRegions
+	sfs.loops = loops
 	if opts.TargetHeader != nil {
 		sfs.target = onceTarget(opts.TargetHeader, src)
 	}
@@ -134,7 +138,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		return nil, convertErrors(path, src, err)
 	}
 	regions = append(append(regions, headerRegions...), prag.finish()...)
-	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, splitBitFields: split}, nil
+	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, splitBitFields: split, loops: loops}, nil
 }
 
 // translateSplit translates sources again with the too-wide bit-fields at

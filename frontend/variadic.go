@@ -206,6 +206,8 @@ type sourceFS struct {
 	split map[token.Position]string
 	// target, when set, is the text of <bpfcc/target.h>.
 	target func() []byte
+	// loops, when set, labels the loop-pragma sites (see loopSites).
+	loops *loopSites
 }
 
 // TargetHeaderPath is where <bpfcc/target.h> resolves: the embedded one
@@ -238,7 +240,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		b, r = hideAccessAttribute(name, dropEmptyAttributes(rewriteU8(b)))
 		*s.regions = append(*s.regions, r...)
 	}
-	b = rewriteLocalLabels(rewriteNamedVariadics(endLine(b)))
+	b = s.loops.mark(rewriteLocalLabels(rewriteNamedVariadics(endLine(b))))
 	if !s.keepComments {
 		b = stripComments(b)
 	}

@@ -236,6 +236,9 @@ type Instr struct {
 	Asm *Asm
 
 	Then, Else *Block // OpJump (Then), OpBranch
+	// Unroll is the unroll pragma of the loop whose head this OpJump or
+	// OpBranch jumps back to (see Unroll).
+	Unroll Unroll
 
 	// Scope is the C block an OpCallFunc is made in: the objects of an
 	// inlined copy of the callee live inside it, and share memory with
@@ -247,6 +250,17 @@ type Instr struct {
 	Note string
 	Pos  Pos
 }
+
+// Unroll is a loop's unroll pragma (`#pragma unroll`, `#pragma clang loop
+// unroll(...)`, `#pragma nounroll`, `#pragma GCC unroll N`): 0 leaves the
+// choice to the optimiser, UnrollNever forbids unrolling, a positive value
+// asks for full unrolling when the loop runs at most that many times.
+type Unroll int32
+
+const (
+	UnrollNever Unroll = -1
+	UnrollFull  Unroll = 1<<31 - 1
+)
 
 // Asm is an inline asm statement after assembly: instructions on physical
 // registers, and where its operands go.

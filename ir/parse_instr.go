@@ -22,6 +22,11 @@ func (p *parser) instr(line string) (*Instr, error) {
 	}
 	op, rest, _ := strings.Cut(line, " ")
 	var err error
+	if op == "goto" || op == "if" {
+		if rest, in.Unroll, err = unrollSuffix(rest); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case op == "mov":
 		in.Op = OpMov
@@ -380,4 +385,26 @@ func (t *toks) quoted() string {
 	t.s = s[len(q):]
 	v, _ := strconv.Unquote(q)
 	return v
+}
+
+// unrollSuffix splits the unroll pragma Unroll.suffix prints off a jump's
+// or branch's text.
+func unrollSuffix(rest string) (string, Unroll, error) {
+	i := strings.LastIndex(rest, " !")
+	if i < 0 {
+		return rest, 0, nil
+	}
+	switch w := rest[i+2:]; {
+	case w == "nounroll":
+		return rest[:i], UnrollNever, nil
+	case w == "unroll":
+		return rest[:i], UnrollFull, nil
+	case strings.HasPrefix(w, "unroll="):
+		n, err := strconv.ParseInt(w[len("unroll="):], 10, 32)
+		if err != nil || n <= 0 {
+			return "", 0, fmt.Errorf("bad unroll count %q", w)
+		}
+		return rest[:i], Unroll(n), nil
+	}
+	return "", 0, fmt.Errorf("unexpected %q", rest[i+1:])
 }

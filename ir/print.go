@@ -331,9 +331,9 @@ func (in *Instr) String() string {
 	case OpAsm:
 		return fmt.Sprintf("%sasm %s", dst, asmSummary(in))
 	case OpJump:
-		return "goto " + blockName(in.Then)
+		return "goto " + blockName(in.Then) + in.Unroll.suffix()
 	case OpBranch:
-		return fmt.Sprintf("if %s %s%s %s goto %s else %s", in.A, in.Cond, w32Suffix(in.W32), in.B, blockName(in.Then), blockName(in.Else))
+		return fmt.Sprintf("if %s %s%s %s goto %s else %s%s", in.A, in.Cond, w32Suffix(in.W32), in.B, blockName(in.Then), blockName(in.Else), in.Unroll.suffix())
 	case OpRet:
 		return "ret " + in.A.String()
 	case OpCore:
@@ -372,4 +372,17 @@ func asmSummary(in *Instr) string {
 		s += " -> " + in.Asm.Out.String()
 	}
 	return s
+}
+
+// suffix is how a back edge's unroll pragma prints after its targets.
+func (u Unroll) suffix() string {
+	switch {
+	case u == 0:
+		return ""
+	case u == UnrollNever:
+		return " !nounroll"
+	case u == UnrollFull:
+		return " !unroll"
+	}
+	return fmt.Sprintf(" !unroll=%d", int32(u))
 }

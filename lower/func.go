@@ -20,6 +20,8 @@ type fnLowerer struct {
 	vars   map[*cc.Declarator]*local
 	labels map[string]*ir.Block
 	loops  []loopTargets
+	// unroll is the loop pragma of the next loop (see loopPragma).
+	unroll ir.Unroll
 	// switches maps a switch statement to its case blocks.
 	cases map[*cc.LabeledStatement]*ir.Block
 	ret   cc.Type

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"slices"
 	"sort"
 
 	"modernc.org/cc/v4"
@@ -124,6 +125,12 @@ func (fl *fnLowerer) labelBlock(name string) *ir.Block {
 func (fl *fnLowerer) labeled(ls *cc.LabeledStatement) {
 	switch ls.Case {
 	case cc.LabeledStatementLabel:
+		if n, ok := fl.l.u.LoopUnroll(ls.Token.SrcStr()); ok {
+			fl.unroll = loopPragma(n)
+			fl.stmt(ls.Statement)
+			fl.unroll = 0
+			return
+		}
 		fl.reachLabel(ls, ls.Token.SrcStr())
 		fl.startBlock(fl.labelBlock(ls.Token.SrcStr()))
 	case cc.LabeledStatementCaseLabel, cc.LabeledStatementDefault, cc.LabeledStatementRange:
@@ -298,7 +305,13 @@ func (fl *fnLowerer) dispatch(x ir.Reg, cases []caseVal, def *ir.Block, w32, sig
 
 func (fl *fnLowerer) iteration(is *cc.IterationStatement) {
 	fl.setPos(is)
+	unroll := fl.unroll
+	fl.unroll = 0
 	head, body, cont, brk := fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock(), fl.f.NewBlock()
+	if is.Case == cc.IterationStatementDo {
+		head = body
+	}
+	defer fl.markBackEdges(head, unroll)
 	switch is.Case {
 	case cc.IterationStatementWhile:
 		fl.startBlock(head)
@@ -339,6 +352,34 @@ func (fl *fnLowerer) iteration(is *cc.IterationStatement) {
 		fl.jump(head)
 	}
 	fl.b = brk
+}
+
+// loopPragma converts frontend.Unit.LoopUnroll's answer.
+func loopPragma(n int) ir.Unroll {
+	switch {
+	case n < 0:
+		return ir.UnrollNever
+	case n == 0:
+		return ir.UnrollFull
+	}
+	return ir.Unroll(n)
+}
+
+// markBackEdges puts a loop's pragma on the jumps back to its head: the
+// jumps from the loop's own blocks, made after the head.
+func (fl *fnLowerer) markBackEdges(head *ir.Block, u ir.Unroll) {
+	if u == 0 {
+		return
+	}
+	at := slices.Index(fl.f.Blocks, head)
+	if at < 0 {
+		return
+	}
+	for _, b := range fl.f.Blocks[at:] {
+		if t := b.Term(); t != nil && (t.Then == head || t.Else == head) && t.Op != ir.OpRet {
+			t.Unroll = u
+		}
+	}
 }
 
 func (fl *fnLowerer) loopBody(s *cc.Statement, brk, cont *ir.Block) {

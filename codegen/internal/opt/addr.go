@@ -1,6 +1,10 @@
 package opt
 
-import "github.com/bpfcc/bpfcc/ir"
+import (
+	"slices"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
 
 // foldAddresses moves a constant added to a pointer into the offset of the
 // loads and stores that use the sum, within a block: r = p + C; *(r + off)
@@ -23,16 +27,34 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 	defs := defCounts(f)
 	global := map[ir.Reg]sum{}
 	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
+		for i := 0; i < len(b.Instrs); i++ {
+			in := b.Instrs[i]
 			d := in.Dst
-			if d == 0 || defs[d] != 1 || in.A.IsImm || in.A.Reg == d || defs[in.A.Reg] != 1 {
+			if d == 0 || defs[d] != 1 || in.A.IsImm || in.A.Reg == d {
 				continue
 			}
-			switch {
-			case in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && in.B.IsImm:
-				global[d] = sum{in.A.Reg, in.B.Imm}
-			case in.Op == ir.OpMov:
-				global[d] = sum{in.A.Reg, 0}
+			add := in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && in.B.IsImm
+			if !add && in.Op != ir.OpMov {
+				continue
+			}
+			base := in.A.Reg
+			if defs[base] != 1 {
+				if !add {
+					continue
+				}
+				// The base is assigned elsewhere too (`sk` reused for
+				// another socket): fold against a copy of it taken
+				// here, which holds its value wherever the sum is used.
+				// dce2 drops the copy when nothing folds.
+				base = f.NewReg()
+				defs[base] = 1
+				b.Instrs = slices.Insert(b.Instrs, i, &ir.Instr{Op: ir.OpMov, Dst: base, A: in.A, Pos: in.Pos})
+				i++
+			}
+			if add {
+				global[d] = sum{base, in.B.Imm}
+			} else {
+				global[d] = sum{base, 0}
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package opt
 
-import "github.com/bpfcc/bpfcc/ir"
+import (
+	"slices"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
 
 // ensureEntry gives f an entry block that no branch targets, so that the
 // parameter set-up at its top runs once.
@@ -45,12 +49,149 @@ func removeUnreachable(f *ir.Func, _ *passCtx) {
 	renumber(f)
 }
 
+// sameReturns points both ways of a branch at one target when each way
+// returns the same constant with no effect on the way: `if (memcmp(a, b,
+// n)) return 1; return 1;` then reads nothing. What the ways computed is
+// dead, as nothing runs after the return.
+func sameReturns(f *ir.Func) {
+	const unknown, busy, none = -1, -2, -3
+	memo := make([]int64, len(f.Blocks))
+	val := make([]int64, len(f.Blocks))
+	for i := range memo {
+		memo[i] = unknown
+	}
+	renumber(f)
+	// returns reports the constant b returns, if it returns one without
+	// an effect; cycles and effects answer none.
+	var returns func(b *ir.Block) (int64, bool)
+	returns = func(b *ir.Block) (int64, bool) {
+		switch memo[b.ID] {
+		case busy, none:
+			return 0, false
+		case unknown:
+		default:
+			return val[b.ID], true
+		}
+		memo[b.ID] = busy
+		v, ok := int64(0), true
+		for _, in := range b.Instrs[:len(b.Instrs)-1] {
+			if !pure(in) || in.Volatile {
+				ok = false
+				break
+			}
+		}
+		t := b.Term()
+		switch {
+		case !ok || t == nil:
+			ok = false
+		case t.Op == ir.OpRet:
+			v, ok = t.A.Imm, t.A.IsImm
+		case t.Op == ir.OpJump:
+			v, ok = returns(t.Then)
+		case t.Op == ir.OpBranch:
+			var w int64
+			var ok2 bool
+			v, ok = returns(t.Then)
+			if ok {
+				w, ok2 = returns(t.Else)
+				ok = ok2 && w == v
+			}
+		}
+		if !ok {
+			memo[b.ID] = none
+			return 0, false
+		}
+		memo[b.ID], val[b.ID] = 0, v
+		return v, true
+	}
+	for _, b := range f.Blocks {
+		if t := b.Term(); t != nil && t.Op == ir.OpBranch && t.Then != t.Else {
+			if _, ok := returns(b); ok {
+				t.Else = t.Then
+			}
+		}
+	}
+}
+
+// threadConstBranches sends a jump to a block that only moves registers
+// and branches straight to the branch's target when the jumping block set
+// the tested register to a constant (the moves are copied into it): `res
+// = a == b; if (res) ...` lowered as two moves that meet at the test then
+// tests nothing at run time.
+func threadConstBranches(f *ir.Func) bool {
+	changed := false
+	for _, p := range f.Blocks {
+		t := p.Term()
+		if t == nil || t.Op != ir.OpJump {
+			continue
+		}
+		b := t.Then
+		n := len(b.Instrs)
+		if b == p || n == 0 || n > 3 || b.Instrs[n-1].Op != ir.OpBranch || b.Instrs[n-1].Note != "" {
+			continue
+		}
+		moves := b.Instrs[:n-1]
+		if slices.ContainsFunc(moves, func(in *ir.Instr) bool { return in.Op != ir.OpMov }) {
+			continue
+		}
+		br := b.Instrs[n-1]
+		a, ok1 := constAfter(p, moves, br.A)
+		c, ok2 := constAfter(p, moves, br.B)
+		if !ok1 || !ok2 {
+			continue
+		}
+		to := br.Else
+		if ir.EvalCond(br.Cond, br.W32, a, c) {
+			to = br.Then
+		}
+		if to == b {
+			continue
+		}
+		body := p.Instrs[:len(p.Instrs)-1]
+		for _, in := range moves {
+			c := *in
+			body = append(body, &c)
+		}
+		p.Instrs = append(body, t)
+		t.Then, changed = to, true
+	}
+	return changed
+}
+
+// constAfter returns o's value after block p and then moves, when they
+// set it to a constant (or o is one).
+func constAfter(p *ir.Block, moves []*ir.Instr, o ir.Operand) (int64, bool) {
+	for i := len(moves) - 1; i >= 0 && !o.IsImm; i-- {
+		if moves[i].Dst == o.Reg {
+			o = moves[i].A
+		}
+	}
+	if o.IsImm {
+		return o.Imm, true
+	}
+	for i := len(p.Instrs) - 1; i >= 0; i-- {
+		in := p.Instrs[i]
+		if in.Dst != o.Reg {
+			continue
+		}
+		if in.Op == ir.OpMov && in.A.IsImm {
+			return in.A.Imm, true
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
 // simplifyCFG turns branches with equal targets into jumps, threads jumps
 // through blocks that only jump, and merges a block into its only
 // predecessor when that predecessor jumps to it.
 func simplifyCFG(f *ir.Func, c *passCtx) {
 	for changed := true; changed; {
 		changed = false
+		sameReturns(f)
+		if threadConstBranches(f) {
+			changed = true
+		}
 		for _, b := range f.Blocks {
 			t := b.Term()
 			if t != nil && t.Op == ir.OpBranch && t.Then == t.Else {

@@ -14,6 +14,16 @@ const (
 	maxUnrolls      = 64 // loops unrolled per function
 )
 
+// Full-unrolling limits of a loop whose pragma asks for it (ir.Unroll),
+// after clang's for such loops (a budget of 16k instructions for the
+// unrolled loop): the program's author decided, so they are wider.
+const (
+	maxPragmaTrips  = 1024
+	maxPragmaInstrs = 16384
+	maxPragmaFunc   = 65536
+	maxPragmaUnroll = 1024
+)
+
 // unrollLoops fully unrolls natural loops whose trip count is a
 // compile-time constant and whose copies stay small. The verifier cannot
 // bound some loops that clang unrolls (a pointer walking a stack array, or
@@ -31,7 +41,7 @@ const (
 // loop (its n-th) and reports whether it did; the entry's body passes (value
 // propagation, unreachable-block removal) then run before the next step.
 func unrollLoops(f *ir.Func, _ *passCtx, n int) bool {
-	return n < maxUnrolls && size(f) < maxUnrollFunc && unrollOne(f)
+	return unrollOne(f, n, size(f))
 }
 
 // natLoop is a natural loop with a single latch.
@@ -41,18 +51,33 @@ type natLoop struct {
 	in          map[*ir.Block]bool
 }
 
-func unrollOne(f *ir.Func) bool {
+// unrollOne unrolls one loop of f, which has had rounds unrollings and
+// has size IR instructions.
+func unrollOne(f *ir.Func, rounds, size int) bool {
+	auto := rounds < maxUnrolls && size < maxUnrollFunc
+	if !auto && (rounds >= maxPragmaUnroll || size >= maxPragmaFunc) {
+		return false
+	}
 	renumber(f)
 	loops, idom := findLoops(f)
 	// Outer loops first: unrolling them makes inner trip counts constant.
 	slices.SortStableFunc(loops, func(a, b *natLoop) int { return len(b.body) - len(a.body) })
 	var va *valueAnalysis
 	for _, l := range loops {
+		maxTrips, maxInstrs := maxUnrollTrips, maxUnrollInstrs
+		switch u := l.latch.Term().Unroll; {
+		case u == ir.UnrollNever:
+			continue
+		case u > 0:
+			maxTrips, maxInstrs = min(int(u), maxPragmaTrips), maxPragmaInstrs
+		case !auto || exits(l) > 1 && readsVolatile(l):
+			continue
+		}
 		if va == nil {
 			va = newValueAnalysis(f)
 			va.solve()
 		}
-		trips, ok := tripCount(f, va, l, idom)
+		trips, ok := tripCount(f, va, l, idom, maxTrips)
 		if !ok {
 			continue
 		}
@@ -60,11 +85,46 @@ func unrollOne(f *ir.Func) bool {
 		for _, b := range l.body {
 			n += len(b.Instrs)
 		}
-		if trips > maxUnrollTrips || trips*n > maxUnrollInstrs {
+		if trips > maxTrips || trips*n > maxInstrs {
 			continue
 		}
 		unroll(f, l, trips)
 		return true
+	}
+	return false
+}
+
+// exits counts the ways out of l: edges to blocks outside it and returns.
+// Without a pragma, a loop that can leave early on what a volatile load
+// read (a search of a `const volatile` array the loader fills) is left a
+// loop, as clang leaves it: no copy can fold, each only repeats the load,
+// the test and the exit path, and the verifier bounds the loop as it is.
+func exits(l *natLoop) int {
+	n := 0
+	for _, b := range l.body {
+		t := b.Term()
+		if t == nil {
+			continue
+		}
+		if t.Op == ir.OpRet {
+			n++
+		}
+		for _, s := range b.Succs() {
+			if !l.in[s] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func readsVolatile(l *natLoop) bool {
+	for _, b := range l.body {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpLoad && in.Volatile {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -244,9 +304,9 @@ func onInnerCycle(l *natLoop, b *ir.Block) bool {
 	return false
 }
 
-// tripCount returns how many copies of l's body run before the loop exits;
-// idom are f's dominators.
-func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop, idom []int) (int, bool) {
+// tripCount returns how many copies of l's body run before the loop exits,
+// if at most maxTrips; idom are f's dominators.
+func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop, idom []int, maxTrips int) (int, bool) {
 	// The exit test: the head's or the latch's branch, one way out.
 	var test *ir.Block
 	for _, b := range []*ir.Block{l.head, l.latch} {
@@ -337,7 +397,7 @@ func tripCount(f *ir.Func, va *valueAnalysis, l *natLoop, idom []int) (int, bool
 			st.regs = append(st.regs, e)
 		}
 	}
-	for trips := 1; trips <= maxUnrollTrips; trips++ {
+	for trips := 1; trips <= maxTrips; trips++ {
 		for _, b := range spine {
 			for _, in := range b.Instrs {
 				if in.Dst != 0 && slice[in.Dst] {
