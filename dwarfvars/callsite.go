@@ -209,19 +209,6 @@ func (ctx *evalCtx) callerValue(s callSiteValue) (*Fetch, error) {
 	return nil, ctx.err(op, "the call site's value is not available")
 }
 
-// frameRules returns the CFI register rules at pc.
-func (b *Binary) frameRules(pc uint64) (*frame.FrameContext, error) {
-	fdes, err := b.frames()
-	if err != nil {
-		return nil, err
-	}
-	fde, err := fdes.FDEForPC(pc)
-	if err != nil {
-		return nil, fmt.Errorf("no call frame info for %#x", pc)
-	}
-	return establish(fde, pc)
-}
-
 // regRSP is the DWARF number of x86-64's stack pointer.
 const regRSP = 7
 
