@@ -1,0 +1,309 @@
+package frontend
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"sort"
+
+	"github.com/bpfcc/bpfcc/frontend/hcache"
+)
+
+// vindex is splitVmlinux's result in the form the header cache stores:
+// names interned (sorted, so a root is found by binary search without a
+// map of a hundred thousand names) and declarations naming them by
+// number. Splitting the 5 MB header is most of a compile that includes
+// it; decoding the index is a few milliseconds.
+type vindex struct {
+	names []string // sorted, unique
+	decls []idecl
+}
+
+type idecl struct {
+	start, end int
+	kind       byte // one of vkinds' indexes
+	name       int  // -1: none
+	enums      []int
+	refs       []int
+	// ptrRefs[k] is needed in full when memberOf[k] is a root, else only
+	// declared.
+	ptrRefs  []int
+	memberOf []int
+}
+
+var vkinds = []string{"other", "struct", "union", "enum", "typedef", "fwd"}
+
+const (
+	kOther byte = iota
+	kStruct
+	kUnion
+	kEnum
+	kTypedef
+	kFwd
+)
+
+func kindOf(s string) byte {
+	for i, k := range vkinds {
+		if k == s {
+			return byte(i)
+		}
+	}
+	return kOther
+}
+
+// newVindex splits src into its index.
+func newVindex(src []byte) *vindex {
+	decls := splitVmlinux(src)
+	set := map[string]bool{}
+	add := func(names []string) {
+		for _, n := range names {
+			set[n] = true
+		}
+	}
+	for _, d := range decls {
+		if d.name != "" {
+			set[d.name] = true
+		}
+		add(d.enums)
+		add(d.refs)
+		add(d.ptrRefs)
+		add(d.memberOf)
+	}
+	ix := &vindex{names: make([]string, 0, len(set))}
+	for n := range set {
+		ix.names = append(ix.names, n)
+	}
+	sort.Strings(ix.names)
+	id := make(map[string]int, len(ix.names))
+	for i, n := range ix.names {
+		id[n] = i
+	}
+	ids := func(names []string) []int {
+		if len(names) == 0 {
+			return nil
+		}
+		r := make([]int, len(names))
+		for i, n := range names {
+			r[i] = id[n]
+		}
+		return r
+	}
+	ix.decls = make([]idecl, len(decls))
+	for i, d := range decls {
+		name := -1
+		if d.name != "" {
+			name = id[d.name]
+		}
+		ix.decls[i] = idecl{start: d.start, end: d.end, kind: kindOf(d.kind), name: name,
+			enums: ids(d.enums), refs: ids(d.refs), ptrRefs: ids(d.ptrRefs), memberOf: ids(d.memberOf)}
+	}
+	return ix
+}
+
+// lookup returns name's number, or -1.
+func (ix *vindex) lookup(name string) int {
+	i := sort.SearchStrings(ix.names, name)
+	if i < len(ix.names) && ix.names[i] == name {
+		return i
+	}
+	return -1
+}
+
+// prune is pruneVmlinux on the index: the declarations the roots cannot
+// reach are dropped, all but their line breaks and the spaces of their
+// last line, so that every kept token keeps its line and column.
+func (ix *vindex) prune(src []byte, roots map[string]bool) []byte {
+	isRoot := make([]bool, len(ix.names))
+	byName := make([][]int32, len(ix.names)) // name -> decls
+	for i, d := range ix.decls {
+		if d.name >= 0 {
+			byName[d.name] = append(byName[d.name], int32(i))
+		}
+		for _, e := range d.enums {
+			byName[e] = append(byName[e], int32(i))
+		}
+	}
+	full := make([]bool, len(ix.decls))
+	fwd := make([]bool, len(ix.names))
+	var work []int32
+	need := func(name int) {
+		for _, i := range byName[name] {
+			if !full[i] {
+				full[i] = true
+				work = append(work, i)
+			}
+		}
+	}
+	for name := range roots {
+		if id := ix.lookup(name); id >= 0 {
+			isRoot[id] = true
+			need(id)
+		}
+	}
+	for len(work) > 0 {
+		d := &ix.decls[work[len(work)-1]]
+		work = work[:len(work)-1]
+		for _, r := range d.refs {
+			need(r)
+		}
+		for k, r := range d.ptrRefs {
+			if isRoot[d.memberOf[k]] {
+				need(r)
+			} else {
+				fwd[r] = true
+			}
+		}
+	}
+	out := make([]byte, 0, len(src)/8)
+	prev := 0
+	for i, d := range ix.decls {
+		if full[i] || d.kind == kFwd || d.kind == kOther {
+			continue
+		}
+		out = append(out, src[prev:d.start]...)
+		span := src[d.start:d.end]
+		var repl string
+		if (d.kind == kStruct || d.kind == kUnion) && fwd[d.name] {
+			repl = vkinds[d.kind] + " " + ix.names[d.name] + ";"
+		}
+		last := bytes.LastIndexByte(span, '\n')
+		if last < 0 {
+			out = append(out, repl...)
+			out = appendSpaces(out, len(span)-len(repl))
+		} else {
+			out = append(out, repl...)
+			out = append(out, bytes.Repeat([]byte{'\n'}, bytes.Count(span, []byte{'\n'}))...)
+			out = appendSpaces(out, len(span)-last-1)
+		}
+		prev = d.end
+	}
+	return append(out, src[prev:]...)
+}
+
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// encode serialises the index: uvarints and length-prefixed names.
+func (ix *vindex) encode() []byte {
+	var b []byte
+	u := func(v int) { b = binary.AppendUvarint(b, uint64(v)) }
+	list := func(l []int) {
+		u(len(l))
+		for _, v := range l {
+			u(v)
+		}
+	}
+	u(len(ix.names))
+	for _, n := range ix.names {
+		u(len(n))
+		b = append(b, n...)
+	}
+	u(len(ix.decls))
+	for _, d := range ix.decls {
+		u(d.start)
+		u(d.end)
+		u(int(d.kind))
+		u(d.name + 1)
+		list(d.enums)
+		list(d.refs)
+		list(d.ptrRefs)
+		list(d.memberOf)
+	}
+	return b
+}
+
+var errBadIndex = errors.New("malformed vmlinux.h index")
+
+// decodeVindex reads encode's output, checking it against src: a stale or
+// damaged entry is an error, never a wrong index.
+func decodeVindex(b []byte, srcLen int) (*vindex, error) {
+	var bad bool
+	u := func(limit int) int {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > uint64(limit) {
+			bad = true
+			return 0
+		}
+		b = b[n:]
+		return int(v)
+	}
+	nn := u(len(b))
+	ix := &vindex{names: make([]string, 0, nn)}
+	for i := 0; i < nn && !bad; i++ {
+		l := u(len(b))
+		if bad || l > len(b) {
+			return nil, errBadIndex
+		}
+		ix.names = append(ix.names, string(b[:l]))
+		b = b[l:]
+	}
+	list := func() []int {
+		n := u(len(b))
+		if bad || n == 0 {
+			return nil
+		}
+		l := make([]int, n)
+		for i := range l {
+			l[i] = u(nn - 1)
+		}
+		return l
+	}
+	nd := u(len(b))
+	ix.decls = make([]idecl, 0, nd)
+	prevEnd := 0
+	for i := 0; i < nd && !bad; i++ {
+		d := idecl{start: u(srcLen), end: u(srcLen), kind: byte(u(int(kFwd))), name: u(nn) - 1}
+		d.enums, d.refs, d.ptrRefs, d.memberOf = list(), list(), list(), list()
+		if d.start < prevEnd || d.end < d.start || len(d.ptrRefs) != len(d.memberOf) ||
+			(d.name < 0 && (d.kind == kStruct || d.kind == kUnion)) {
+			bad = true
+		}
+		prevEnd = d.end
+		ix.decls = append(ix.decls, d)
+	}
+	if bad || len(b) != 0 || !sort.StringsAreSorted(ix.names) {
+		return nil, errBadIndex
+	}
+	return ix, nil
+}
+
+// matches reports whether every declaration of ix ends with ';' in src,
+// starts with its keyword and holds its name: an index of another file
+// (a stale entry) fails, so it is never used to prune.
+func (ix *vindex) matches(src []byte) bool {
+	for _, d := range ix.decls {
+		span := src[d.start:d.end]
+		if len(span) == 0 || span[len(span)-1] != ';' {
+			return false
+		}
+		if d.kind != kOther && d.kind != kFwd && !bytes.HasPrefix(span, []byte(vkinds[d.kind])) {
+			return false
+		}
+		if d.name >= 0 && !bytes.Contains(span, []byte(ix.names[d.name])) {
+			return false
+		}
+	}
+	return true
+}
+
+// vmlinuxIndex returns src's index from the cache, or splits src and
+// stores the index.
+func vmlinuxIndex(c *hcache.Cache, src []byte) *vindex {
+	if c == nil {
+		return newVindex(src)
+	}
+	key := hcache.NewKey("vmlinux-index", src)
+	if b, ok := c.Get(key); ok {
+		if ix, err := decodeVindex(b, len(src)); err == nil && ix.matches(src) {
+			return ix
+		}
+		c.Warnf("ignoring a malformed vmlinux.h index in the header cache")
+	}
+	ix := newVindex(src)
+	c.Put(key, ix.encode())
+	return ix
+}
