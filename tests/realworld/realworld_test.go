@@ -98,6 +98,10 @@ func TestMain(m *testing.M) {
 	code := func() int {
 		defer os.RemoveAll(dir)
 		bpfccBin = filepath.Join(dir, "bpfcc")
+		// The header cache of the compiles under test is the run's own:
+		// hermetic, and the suite compiles with it as a user does.
+		os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg-cache"))
+		os.Unsetenv("BPFCC_CACHE")
 		// The compiler under test runs as its own process, as a user runs
 		// it, so that a hang or a crash is a verdict on one file.
 		if out, err := exec.Command("go", "build", "-o", bpfccBin, "github.com/bpfcc/bpfcc/cmd/bpfcc").CombinedOutput(); err != nil {
