@@ -114,20 +114,36 @@ func (ix *vindex) lookup(name string) int {
 // last line, so that every kept token keeps its line and column.
 func (ix *vindex) prune(src []byte, roots map[string]bool) []byte {
 	isRoot := make([]bool, len(ix.names))
-	byName := make([][]int32, len(ix.names)) // name -> decls
-	for i, d := range ix.decls {
+	// name -> the decls that define it: decls[first[n]:first[n+1]].
+	first := make([]int32, len(ix.names)+1)
+	for _, d := range ix.decls {
 		if d.name >= 0 {
-			byName[d.name] = append(byName[d.name], int32(i))
+			first[d.name+1]++
 		}
 		for _, e := range d.enums {
-			byName[e] = append(byName[e], int32(i))
+			first[e+1]++
+		}
+	}
+	for n := range ix.names {
+		first[n+1] += first[n]
+	}
+	defs := make([]int32, first[len(ix.names)])
+	fill := append([]int32(nil), first[:len(ix.names)]...)
+	for i, d := range ix.decls {
+		if d.name >= 0 {
+			defs[fill[d.name]] = int32(i)
+			fill[d.name]++
+		}
+		for _, e := range d.enums {
+			defs[fill[e]] = int32(i)
+			fill[e]++
 		}
 	}
 	full := make([]bool, len(ix.decls))
 	fwd := make([]bool, len(ix.names))
 	var work []int32
 	need := func(name int) {
-		for _, i := range byName[name] {
+		for _, i := range defs[first[name]:first[name+1]] {
 			if !full[i] {
 				full[i] = true
 				work = append(work, i)
@@ -233,20 +249,29 @@ func decodeVindex(b []byte, srcLen int) (*vindex, error) {
 	}
 	nn := u(len(b))
 	ix := &vindex{names: make([]string, 0, nn)}
+	// The names share one string, the lists one array: a hundred
+	// thousand small allocations would cost more than the decoding.
+	all := string(b)
 	for i := 0; i < nn && !bad; i++ {
 		l := u(len(b))
 		if bad || l > len(b) {
 			return nil, errBadIndex
 		}
-		ix.names = append(ix.names, string(b[:l]))
+		off := len(all) - len(b)
+		ix.names = append(ix.names, all[off:off+l])
 		b = b[l:]
 	}
+	var pool []int
 	list := func() []int {
 		n := u(len(b))
 		if bad || n == 0 {
 			return nil
 		}
-		l := make([]int, n)
+		if len(pool) < n {
+			pool = make([]int, max(n, 1<<16))
+		}
+		l := pool[:n:n]
+		pool = pool[n:]
 		for i := range l {
 			l[i] = u(nn - 1)
 		}
