@@ -54,48 +54,65 @@ func kindOf(s string) byte {
 // newVindex splits src into its index.
 func newVindex(src []byte) *vindex {
 	decls := splitVmlinux(src)
-	set := map[string]bool{}
-	add := func(names []string) {
-		for _, n := range names {
-			set[n] = true
-		}
-	}
-	for _, d := range decls {
-		if d.name != "" {
-			set[d.name] = true
-		}
-		add(d.enums)
-		add(d.refs)
-		add(d.ptrRefs)
-		add(d.memberOf)
-	}
-	ix := &vindex{names: make([]string, 0, len(set))}
-	for n := range set {
-		ix.names = append(ix.names, n)
-	}
-	sort.Strings(ix.names)
-	id := make(map[string]int, len(ix.names))
-	for i, n := range ix.names {
-		id[n] = i
-	}
-	ids := func(names []string) []int {
-		if len(names) == 0 {
+	// Number the names in one pass, in the order met, then renumber them
+	// in sorted order: one map operation per name occurrence.
+	id := make(map[string]int, len(src)/40)
+	var names []string
+	var pool []int
+	ids := func(l []string) []int {
+		if len(l) == 0 {
 			return nil
 		}
-		r := make([]int, len(names))
-		for i, n := range names {
-			r[i] = id[n]
+		if len(pool) < len(l) {
+			pool = make([]int, max(len(l), 1<<16))
+		}
+		r := pool[:len(l):len(l)]
+		pool = pool[len(l):]
+		for i, n := range l {
+			v, ok := id[n]
+			if !ok {
+				v = len(names)
+				id[n] = v
+				names = append(names, n)
+			}
+			r[i] = v
 		}
 		return r
 	}
-	ix.decls = make([]idecl, len(decls))
+	ix := &vindex{decls: make([]idecl, len(decls))}
 	for i, d := range decls {
 		name := -1
 		if d.name != "" {
-			name = id[d.name]
+			name = ids([]string{d.name})[0]
 		}
 		ix.decls[i] = idecl{start: d.start, end: d.end, kind: kindOf(d.kind), name: name,
 			enums: ids(d.enums), refs: ids(d.refs), ptrRefs: ids(d.ptrRefs), memberOf: ids(d.memberOf)}
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return names[order[a]] < names[order[b]] })
+	rank := make([]int, len(names))
+	ix.names = make([]string, len(names))
+	for r, o := range order {
+		rank[o] = r
+		ix.names[r] = names[o]
+	}
+	remap := func(l []int) {
+		for i, v := range l {
+			l[i] = rank[v]
+		}
+	}
+	for i := range ix.decls {
+		d := &ix.decls[i]
+		if d.name >= 0 {
+			d.name = rank[d.name]
+		}
+		remap(d.enums)
+		remap(d.refs)
+		remap(d.ptrRefs)
+		remap(d.memberOf)
 	}
 	return ix
 }
