@@ -109,6 +109,9 @@ func quoteAll(ss []string) []string {
 type cTypeIndex struct {
 	tags     map[string][]dwarf.Offset // struct, class, union and enum
 	typedefs map[string][]dwarf.Offset
+	// qual holds the qualified names of C++ types nested in namespaces
+	// and classes.
+	qual map[dwarf.Offset]string
 }
 
 func (idx *cTypeIndex) allNames() []string {
@@ -127,8 +130,14 @@ func (idx *cTypeIndex) allNames() []string {
 }
 
 func (b *Binary) cTypeIndex() (*cTypeIndex, error) {
-	idx := &cTypeIndex{tags: map[string][]dwarf.Offset{}, typedefs: map[string][]dwarf.Offset{}}
+	idx := &cTypeIndex{tags: map[string][]dwarf.Offset{}, typedefs: map[string][]dwarf.Offset{}, qual: map[dwarf.Offset]string{}}
 	r := b.dw.Reader()
+	// C++: types inside namespaces and classes are indexed by their
+	// qualified name (geo::Point), as C names it (geo__Point) and by
+	// their own name; prefix holds the qualifier of each open DIE whose
+	// children are read.
+	var prefix []string
+	cxx := false
 	for {
 		e, err := r.Next()
 		if err != nil {
@@ -137,10 +146,22 @@ func (b *Binary) cTypeIndex() (*cTypeIndex, error) {
 		if e == nil {
 			return idx, nil
 		}
-		if e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit || e.Tag == 0 {
+		if e.Tag == 0 {
+			if len(prefix) > 0 {
+				prefix = prefix[:len(prefix)-1]
+			}
+			continue
+		}
+		if e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit {
+			l, _ := e.Val(dwarf.AttrLanguage).(int64)
+			cxx, prefix = l == 0x04 || l == 0x1a || l == 0x21 || l == 0x2a || l == 0x2b, prefix[:0]
 			continue
 		}
 		name, _ := e.Val(dwarf.AttrName).(string)
+		outer := ""
+		if len(prefix) > 0 {
+			outer = prefix[len(prefix)-1]
+		}
 		var m map[string][]dwarf.Offset
 		switch e.Tag {
 		case dwarf.TagStructType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType:
@@ -149,16 +170,57 @@ func (b *Binary) cTypeIndex() (*cTypeIndex, error) {
 			m = idx.typedefs
 		}
 		if m != nil && name != "" {
-			m[name] = append(m[name], e.Offset)
-			if c := cIdent(name); c != name {
-				// As C names it (Go's main.T is struct main_T).
-				m[c] = append(m[c], e.Offset)
+			idx.add(m, name, e.Offset)
+			if outer != "" {
+				q := outer + name
+				idx.qual[e.Offset] = q
+				idx.add(m, q, e.Offset)
 			}
 		}
-		if e.Children {
+		descend := cxx && name != "" && e.Children &&
+			(e.Tag == dwarf.TagNamespace || e.Tag == dwarf.TagStructType || e.Tag == dwarf.TagClassType || e.Tag == dwarf.TagUnionType)
+		switch {
+		case descend:
+			prefix = append(prefix, outer+name+"::")
+		case e.Children:
 			r.SkipChildren()
 		}
 	}
+}
+
+// add indexes a type under name and, when C spells it otherwise, under
+// its C identifier (Go's main.T is struct main_T, C++'s geo::Point
+// struct geo__Point).
+func (idx *cTypeIndex) add(m map[string][]dwarf.Offset, name string, off dwarf.Offset) {
+	m[name] = append(m[name], off)
+	if c := cIdent(name); c != name {
+		m[c] = append(m[c], off)
+	}
+}
+
+// qualified returns the qualified name of a C++ type inside a namespace or
+// class (geo::Point for Point), or name itself.
+func (g *cgen) qualified(t dwarf.Type, name string) string {
+	if q, ok := g.qualOf[t]; ok {
+		return q
+	}
+	q := name
+	for _, off := range g.idx.tags[name] {
+		if n, ok := g.idx.qual[off]; ok && g.typeAt(off) == t {
+			q = n
+			break
+		}
+	}
+	if q == name {
+		for _, off := range g.idx.typedefs[name] {
+			if n, ok := g.idx.qual[off]; ok && g.typeAt(off) == t {
+				q = n
+				break
+			}
+		}
+	}
+	g.qualOf[t] = q
+	return q
 }
 
 // cgen selects and prints declarations. Types are dwarf.Type values
@@ -186,6 +248,8 @@ type cgen struct {
 	enumers map[string]bool
 	anon    map[dwarf.Type]bool
 
+	qualOf map[dwarf.Type]string
+
 	layouts map[*dwarf.StructType]*cLayout
 	state   map[string]int // emission: 1 in progress, 2 done
 	enums   []string
@@ -199,7 +263,7 @@ func newCGen(b *Binary, o CTypesOptions, idx *cTypeIndex) *cgen {
 		defs: map[string]*dwarf.StructType{}, define: map[string]bool{}, declared: map[string]bool{},
 		tdOf: map[*dwarf.TypedefType]string{}, tdSig: map[string]string{}, tdUsed: map[string]bool{},
 		enumOf: map[*dwarf.EnumType]string{}, enumSig: map[string]string{}, enumers: map[string]bool{},
-		anon: map[dwarf.Type]bool{}, layouts: map[*dwarf.StructType]*cLayout{}, state: map[string]int{}}
+		anon: map[dwarf.Type]bool{}, qualOf: map[dwarf.Type]string{}, layouts: map[*dwarf.StructType]*cLayout{}, state: map[string]int{}}
 }
 
 func (g *cgen) typeAt(off dwarf.Offset) dwarf.Type {
@@ -262,7 +326,7 @@ func (g *cgen) complete(t *dwarf.StructType) *dwarf.StructType {
 	if !t.Incomplete || t.StructName == "" {
 		return t
 	}
-	for _, off := range g.idx.tags[t.StructName] {
+	for _, off := range g.idx.tags[g.qualified(t, t.StructName)] {
 		if d, ok := g.typeAt(off).(*dwarf.StructType); ok && !d.Incomplete && d.Kind == t.Kind {
 			return d
 		}
@@ -283,7 +347,7 @@ func (g *cgen) tag(t *dwarf.StructType) string {
 		return n
 	}
 	kw := cKind(t)
-	base := cIdent(t.StructName)
+	base := cIdent(g.qualified(t, t.StructName))
 	if g.o.Reserved[base] {
 		base += "___target"
 	}
@@ -365,7 +429,7 @@ func (g *cgen) typedefName(t *dwarf.TypedefType) string {
 		g.tdOf[t] = n
 		return n
 	}
-	base := cIdent(t.Name)
+	base := cIdent(g.qualified(t, t.Name))
 	name := base
 	for i := 2; g.tdUsed[name]; i++ {
 		name = fmt.Sprintf("%s___%d", base, i)
@@ -400,7 +464,7 @@ func (g *cgen) enumName(t *dwarf.EnumType) string {
 			return ""
 		}
 	}
-	base := cIdent(t.EnumName)
+	base := cIdent(g.qualified(t, t.EnumName))
 	if g.o.Reserved[base] {
 		base += "___target"
 	}

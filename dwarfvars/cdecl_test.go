@@ -119,3 +119,39 @@ func TestCTypesBounded(t *testing.T) {
 		return
 	}
 }
+
+// C++ types inside namespaces and classes are declared by their qualified
+// name as C spells it (a::Node is struct a__Node), so two namespaces'
+// types of one name stay apart; a root may name a type qualified, as C
+// spells it, or by its own name.
+func TestCTypesCXXNamespaces(t *testing.T) {
+	src := `namespace a { struct Node { long v; Node *next; }; }
+namespace b { struct Node { int k; short w; }; struct Outer { struct Inner { char c; long d; } in; int n; }; }
+struct Holder { a::Node *an; b::Node bn; b::Outer out; };
+__attribute__((noinline)) long use(Holder *h) { return h->an->v + h->bn.k + h->out.in.d; }
+int main() { a::Node n{4, nullptr}; Holder h{&n, {1, 2}, {{'x', 5}, 6}}; return (int)use(&h); }
+`
+	bin := buildFiles(t, "g++", []string{"-g", "-O0"}, map[string]string{"ns.cpp": src}, "ns.cpp")
+	b := open(t, bin)
+	text, err := b.CTypes(CTypesOptions{Roots: []string{"Holder"}, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"struct a__Node *an;", "struct b__Node bn;", "struct b__Outer out;",
+		"struct b__Outer__Inner in;", "struct a__Node *next;", "\tshort w;"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	gccCheck(t, text)
+	for _, root := range []string{"a::Node", "a__Node", "struct a::Node"} {
+		text, err := b.CTypes(CTypesOptions{Roots: []string{root}, Strict: true})
+		if err != nil {
+			t.Errorf("root %q: %v", root, err)
+			continue
+		}
+		if !strings.Contains(text, "struct a__Node {") || strings.Contains(text, "struct b__Node {") {
+			t.Errorf("root %q: want a::Node alone, got\n%s", root, text)
+		}
+	}
+}

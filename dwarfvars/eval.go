@@ -3,8 +3,6 @@ package dwarfvars
 import (
 	"debug/dwarf"
 	"fmt"
-
-	"github.com/go-delve/delve/pkg/dwarf/frame"
 )
 
 // The symbolic evaluator. delve's op.ExecuteStackProgram needs concrete
@@ -21,6 +19,17 @@ type evalCtx struct {
 	frameBase func() (*Fetch, error) // value of DW_AT_frame_base at pc
 	err       func(op, reason string) error
 	regErr    func(reg int) error
+
+	// caller is set while evaluating a call site's value in the caller's
+	// frame (callsite.go): reg and cfaFn then recover the caller's
+	// registers and CFA from the callee's state, and probePC is the probe
+	// site, which static storage is rebased on.
+	caller  bool
+	reg     func(reg int) (*Fetch, error)
+	cfaFn   func() (*Fetch, error)
+	probePC uint64
+	// entryPC is the containing function's entry (0 when unknown).
+	entryPC uint64
 }
 
 // Opcodes handled by the evaluator (DWARF 5 section 7.7.1, GNU extensions).
@@ -156,6 +165,12 @@ func (ctx *evalCtx) eval(expr []byte, objSize int) (Location, error) {
 // finish closes a simple location description.
 func (ctx *evalCtx) finish(st *pieceState, size int) (Location, error) {
 	switch {
+	case st.reg >= 0 && ctx.reg != nil:
+		f, err := ctx.reg(st.reg)
+		if err != nil {
+			return Location{}, err
+		}
+		return Location{Kind: LocValue, Fetch: f, Size: size}, nil
 	case st.reg >= 0:
 		return Location{Kind: LocValue, Fetch: &Fetch{Start: Source{Kind: SrcReg, Reg: st.reg, RegsOff: ptRegsOff[st.reg]}}, Size: size}, nil
 	case st.implicit != nil:
@@ -336,7 +351,16 @@ func (ctx *evalCtx) step(op byte, r *byteReader, st *pieceState) error {
 		if st.implicit == nil {
 			st.implicit = []byte{}
 		}
+	case op == opGNUParameterRef:
+		f, err := ctx.parameterRef(r.fixed(4))
+		if err != nil {
+			return err
+		}
+		st.push(f)
 	case op == opEntryValue || op == opGNUEntryValue:
+		if ctx.caller {
+			return ctx.err(opName(op), "the caller's own entry value")
+		}
 		n := r.uleb()
 		if n > uint64(len(r.data)) {
 			return ctx.err(opName(op), "truncated operand")
@@ -501,11 +525,18 @@ func (ctx *evalCtx) baseType(rel uint64) (int, bool, error) {
 
 // static is DW_OP_addr: a link-time address, rebased on ctx->ip at run time.
 func (ctx *evalCtx) static(a uint64) *Fetch {
-	return &Fetch{Start: Source{Kind: SrcAddr, Value: a, Offset: int64(a - ctx.pc)}}
+	pc := ctx.pc
+	if ctx.probePC != 0 {
+		pc = ctx.probePC
+	}
+	return &Fetch{Start: Source{Kind: SrcAddr, Value: a, Offset: int64(a - pc)}}
 }
 
 // regFetch reads a general-purpose register.
 func (ctx *evalCtx) regFetch(reg int) (*Fetch, error) {
+	if ctx.reg != nil {
+		return ctx.reg(reg)
+	}
 	off, ok := RegsOffset(reg)
 	if !ok {
 		return nil, ctx.regErr(reg)
@@ -515,44 +546,14 @@ func (ctx *evalCtx) regFetch(reg int) (*Fetch, error) {
 
 // cfa returns the CFA at ctx.pc from the CFI rule.
 func (ctx *evalCtx) cfa() (*Fetch, error) {
+	if ctx.cfaFn != nil {
+		return ctx.cfaFn()
+	}
 	src, err := ctx.b.cfaAt(ctx.pc)
 	if err != nil {
 		return nil, ctx.err("DW_OP_call_frame_cfa", err.Error())
 	}
 	return &Fetch{Start: src}, nil
-}
-
-// cfaAt returns the CFA rule at pc as a Source.
-func (b *Binary) cfaAt(pc uint64) (Source, error) {
-	fdes, err := b.frames()
-	if err != nil {
-		return Source{}, err
-	}
-	fde, err := fdes.FDEForPC(pc)
-	if err != nil {
-		return Source{}, fmt.Errorf("no call frame info for %#x", pc)
-	}
-	fc, err := establish(fde, pc)
-	if err != nil {
-		return Source{}, err
-	}
-	if fc.CFA.Rule != frame.RuleCFA {
-		return Source{}, fmt.Errorf("CFA at %#x is a DWARF expression", pc)
-	}
-	off, ok := RegsOffset(int(fc.CFA.Reg))
-	if !ok {
-		return Source{}, fmt.Errorf("CFA register %s is not in pt_regs", regName(int(fc.CFA.Reg)))
-	}
-	return Source{Kind: SrcCFA, Reg: int(fc.CFA.Reg), RegsOff: off, Offset: fc.CFA.Offset}, nil
-}
-
-func establish(fde *frame.FrameDescriptionEntry, pc uint64) (fc *frame.FrameContext, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("call frame info for %#x: %w: %v", pc, ErrMalformed, r)
-		}
-	}()
-	return fde.EstablishFrame(pc)
 }
 
 var opNameTable = map[byte]string{

@@ -55,6 +55,11 @@ type Binary struct {
 	crossErr  error
 	fdes      frame.FrameDescriptionEntries
 	frameErr  error
+	// callVals indexes call sites' values of dropped parameters
+	// (callsite.go).
+	callOnce sync.Once
+	callVals map[dwarf.Offset][]callSiteValue
+	callErr  error
 
 	mu      sync.Mutex
 	cus     map[dwarf.Offset]*cuInfo

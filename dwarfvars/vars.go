@@ -324,7 +324,7 @@ func frameRelative(l Location) bool {
 
 // newEval prepares the evaluator for one variable at a site.
 func (b *Binary) newEval(s Site, ft *funcTree, label, name string) *evalCtx {
-	ctx := &evalCtx{b: b, cu: ft.cu, pc: s.Addr}
+	ctx := &evalCtx{b: b, cu: ft.cu, pc: s.Addr, entryPC: s.EntryAddr}
 	ctx.err = func(op, reason string) error {
 		return &UnsupportedError{Site: label, Var: name, Op: op, Reason: reason}
 	}

@@ -83,7 +83,8 @@ func hasBuiltin(name string) bool {
 		"__builtin_expect", "__builtin_constant_p", "__builtin_offsetof",
 		"__builtin_preserve_access_index", "__builtin_preserve_field_info", "__builtin_preserve_type_info",
 		"__builtin_preserve_enum_value", "__builtin_btf_type_id", "__builtin_unreachable", "__builtin_trap",
-		"__builtin_types_compatible_p", "__builtin_choose_expr":
+		"__builtin_types_compatible_p", "__builtin_choose_expr",
+		"__builtin_bpfcc_member_offset", "__builtin_bpfcc_field_info":
 		return true
 	}
 	return strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__c11_atomic_")

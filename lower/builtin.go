@@ -72,6 +72,11 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			return zero, true
 		}
 		return fl.preserveFieldInfo(x, args), true
+	case "__builtin_bpfcc_member_offset", "__builtin_bpfcc_field_info":
+		if !need(map[string]int{"__builtin_bpfcc_member_offset": 1, "__builtin_bpfcc_field_info": 2}[name]) {
+			return zero, true
+		}
+		return fl.localFieldInfo(x, name, args), true
 	case "__builtin_preserve_type_info", "__builtin_btf_type_id":
 		if !need(2) {
 			return zero, true

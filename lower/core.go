@@ -186,6 +186,35 @@ func (fl *fnLowerer) preserveFieldInfo(x *cc.PostfixExpression, args []cc.Expres
 	return value{op: ir.R(fl.coreValue(kind, lv.core.root, lv.core.access(), local)), t: t}
 }
 
+// localFieldInfo lowers bpfcc's own __builtin_bpfcc_member_offset(p->m)
+// and __builtin_bpfcc_field_info(p->m, KIND): the layout of a member of a
+// type that is not the kernel's (<bpfcc/read.h> reads a traced program's
+// memory), a constant with no relocation. A bit-field has no byte offset of
+// its own: member_offset refuses it, field_info describes it as
+// __builtin_preserve_field_info would.
+func (fl *fnLowerer) localFieldInfo(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) value {
+	t := x.Type()
+	kind := ir.CoreFieldByteOffset
+	if name == "__builtin_bpfcc_field_info" {
+		var ok bool
+		if kind, ok = fl.coreKindArg(x, name, args[1], fieldInfoKinds); !ok {
+			return value{op: ir.Imm(0), t: t}
+		}
+	}
+	fl.layoutOnly++
+	lv := fl.lvalueOf(args[0])
+	fl.layoutOnly--
+	if lv.base == 0 || lv.reg != nil {
+		fl.l.errorf(args[0], "%s needs a member access through a pointer (p->member)", name)
+		return value{op: ir.Imm(0), t: t}
+	}
+	if f := lv.field; name == "__builtin_bpfcc_member_offset" && f != nil && f.IsBitfield() {
+		fl.l.errorf(args[0], "%s is a bit-field, which has no address: read it with BPFCC_READ_BITFIELD", f.Name())
+		return value{op: ir.Imm(0), t: t}
+	}
+	return value{op: ir.Imm(fieldInfo(kind, lv)), t: t}
+}
+
 // fieldInfo computes a field relocation's value for the local types, the
 // way libbpf computes it for the target's (bpf_core_calc_field_relo): a
 // bit-field is described by the smallest naturally aligned load of at least

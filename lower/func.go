@@ -44,6 +44,9 @@ type fnLowerer struct {
 	// preserve counts the __builtin_preserve_access_index calls being
 	// lowered: inside one, every member access is a CO-RE access.
 	preserve int
+	// layoutOnly > 0 inside __builtin_bpfcc_member_offset/field_info: the
+	// member expression is only measured, never loaded.
+	layoutOnly int
 	// cleanups are the variables with a cleanup attribute in the blocks
 	// being lowered, outermost first (see cleanup.go); labelCleanups the
 	// cleanups in effect at each label seen, and pendingGotos the jumps to

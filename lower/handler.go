@@ -466,7 +466,7 @@ func (l *lowerer) entryProgram(name, section string, e *dwarfvars.EntryInfo) *ir
 // checkTraceeDeref rejects a direct dereference of a bound pointer into the
 // traced process: the verifier would refuse the load.
 func (fl *fnLowerer) checkTraceeDeref(base cc.ExpressionNode) {
-	if fl.tracee == nil {
+	if fl.tracee == nil || fl.layoutOnly > 0 {
 		return
 	}
 	id := ident(base)

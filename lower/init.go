@@ -33,8 +33,27 @@ func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
 		fl.l.errorf(e, "unsupported array initializer")
 		return
 	}
+	if !initCompatible(lv.typ, e.Type()) {
+		fl.l.errorf(e, "invalid initializer: %s cannot be initialised with a value of type %s", typeName(lv.typ), typeName(e.Type()))
+		return
+	}
 	fl.noteReserve(lv.typ, e)
 	fl.storeVar(lv, fl.rvalue(e))
+}
+
+// initCompatible reports whether a struct or union object can take its
+// value from an expression of type from, as C requires: the same kind of
+// aggregate (the front end has already matched tags), and a scalar object
+// only a scalar.
+func initCompatible(to, from cc.Type) bool {
+	if from == nil || from.Kind() == cc.InvalidKind {
+		return true
+	}
+	ta, fa := to.Kind() == cc.Struct || to.Kind() == cc.Union, from.Kind() == cc.Struct || from.Kind() == cc.Union
+	if ta || fa {
+		return to.Kind() == from.Kind() && typeSize(to) == typeSize(from)
+	}
+	return true
 }
 
 // initString copies a string literal into a char array, zero-padding.

@@ -59,8 +59,8 @@ func TestDWARFLTO(t *testing.T) {
 			f := dwCheckBuild(t, bld)
 			t.Logf("%s: %d distinct (binary, site, variable) triples, %d matched gdb; %d comparisons, %d matched, %d unverified, %d gaps, %d agreed refusals",
 				bld.name, f.unique, f.uniqueMatched, f.compared, f.matched, f.unverified, f.gaps, f.refusedOK)
-			if f.unique == 0 {
-				t.Errorf("nothing compared")
+			if f.unique == 0 || f.gaps > 0 {
+				t.Errorf("%d triples compared, %d refused where gdb prints a value", f.unique, f.gaps)
 			}
 		})
 	}
@@ -134,5 +134,39 @@ func TestDWARFSharedLibraries(t *testing.T) {
 				t.Errorf("%d of %d triples matched gdb", f.uniqueMatched, f.unique)
 			}
 		})
+	}
+}
+
+// TestDWARFParameterRef: a gcc clone that dropped a pointer parameter
+// (account.isra.0) describes it as DW_OP_GNU_parameter_ref; bpfcc finds the
+// caller's value by the return address, from an entry value at one call
+// site and a static address at the other, and must equal gdb's q and what
+// q points to at every hit.
+func TestDWARFParameterRef(t *testing.T) {
+	dwRequireE2E(t)
+	gcc := dwRequireGCC(t)
+	src, err := filepath.Abs("dwarf/paramref/paramref.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "paramref-gcc-O2")
+	if out, err := exec.Command(gcc, "-g", "-O2", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	probes := func(testing.TB, *dwarfvars.Binary) []dwProbe {
+		extras := []string{"q->id", "q->size", "q->flags"}
+		// The entry, where the call site's registers are still live, and a
+		// later line, where bpfcc reads them as entry values.
+		return []dwProbe{{"account", extras}, {"paramref.c:13", extras}}
+	}
+	f := dwCheckBuild(t, dwBuild{name: "paramref-gcc-O2", path: bin, probes: probes, args: []string{"4"}})
+	if err, refused := f.refused["q"]; refused {
+		t.Fatalf("q refused: %v", err)
+	}
+	t.Logf("%d triples, %d matched gdb; %d comparisons, %d through entry values, %d refusals gdb agrees with",
+		f.unique, f.uniqueMatched, f.compared, f.entryChecked, f.refusedOK)
+	if ok, bound := f.exprs["q->size"]; !bound || !ok || f.gaps > 0 || f.uniqueMatched != f.unique || f.entryChecked == 0 {
+		t.Errorf("q->size bound %v, matched gdb %v; %d of %d triples matched, %d gaps, %d through entry values",
+			bound, ok, f.uniqueMatched, f.unique, f.gaps, f.entryChecked)
 	}
 }

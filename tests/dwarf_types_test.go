@@ -47,6 +47,9 @@ var dwTypesExprs = []string{
 	20: "L->ci->mode == M_RUN",
 	21: "*(long *)(L->label + 8)",
 	22: "((unsigned char *)&L->wide)[8]",
+	23: "L->ci->callstatus",
+	24: "L->base_ci.delta",
+	25: "L->ci->previous->extra",
 }
 
 func dwTypesTargets(t testing.TB) []dwBuild {
@@ -170,8 +173,15 @@ char LICENSE[] SEC("license") = "GPL";
 	if _, err := bpfcc.Compile("h.c", bpfcc.Options{Source: []byte(src2), Binary: bin}); err != nil {
 		t.Fatalf("compile through l_G: %v", err)
 	}
+	// A bit-field has no address: BPFCC_READ names BPFCC_READ_BITFIELD
+	// (it used to read the unit's bytes unshifted, a wrong value).
+	src3 := strings.Replace(src, "BPFCC_READ(L, top)", "BPFCC_READ(L, ci, callstatus)", 1)
+	_, err := bpfcc.Compile("h.c", bpfcc.Options{Source: []byte(src3), Binary: bin})
+	if want := "h.c:3:"; err == nil || !strings.Contains(fmt.Sprint(err), want) || !strings.Contains(fmt.Sprint(err), "callstatus is a bit-field, which has no address: read it with BPFCC_READ_BITFIELD") {
+		t.Errorf("BPFCC_READ of a bit-field: got %v, want an error at %s naming BPFCC_READ_BITFIELD", err, want)
+	}
 	// Without -x the header says what it needs.
-	_, err := bpfcc.Compile("h.c", bpfcc.Options{Source: []byte(src)})
+	_, err = bpfcc.Compile("h.c", bpfcc.Options{Source: []byte(src)})
 	if err == nil || !strings.Contains(fmt.Sprint(err), "compile with -x BINARY") {
 		t.Errorf("without -x: got %v, want the header's #error", err)
 	}

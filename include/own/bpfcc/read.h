@@ -11,6 +11,13 @@
  * the last may be a struct, read whole. BPFCC_READ_STR(buf, L, name) reads
  * the NUL-terminated string the char * L->name points to into the array
  * buf; it returns bpf_probe_read_user_str's result.
+ *
+ *	BPFCC_READ_BITFIELD(BPFCC_READ(L, l_G), gcstopem)
+ *
+ * reads the bit-field member of the struct a traced pointer points to (a
+ * bit-field has no address of its own, so BPFCC_READ refuses one): the
+ * bytes that hold it, shifted as libbpf's BPF_CORE_READ_BITFIELD_PROBED
+ * does, with the layout the declarations give.
  */
 #ifndef __BPFCC_READ_H__
 #define __BPFCC_READ_H__
@@ -22,7 +29,7 @@
 #define ___bpfcc_ru(p, m) ({						\
 	__typeof__((p)->m) ___bpfcc_v;					\
 	bpf_probe_read_user(&___bpfcc_v, sizeof(___bpfcc_v),		\
-		(const char *)(p) + __builtin_offsetof(__typeof__(*(p)), m)); \
+		(const char *)(p) + __builtin_bpfcc_member_offset((p)->m));	\
 	___bpfcc_v;							\
 })
 
@@ -46,5 +53,20 @@
 
 #define BPFCC_READ_STR(buf, src, ...)					\
 	bpf_probe_read_user_str((buf), sizeof(buf), BPFCC_READ(src, __VA_ARGS__))
+
+/* Field info kinds, as libbpf's enum bpf_field_info_kind numbers them. */
+#define BPFCC_READ_BITFIELD(src, field) ({				\
+	__typeof__(src) ___bpfcc_s = (src);				\
+	unsigned long long ___bpfcc_bf = 0;				\
+	bpf_probe_read_user(&___bpfcc_bf,				\
+		__builtin_bpfcc_field_info(___bpfcc_s->field, 1 /* byte size */), \
+		(const char *)___bpfcc_s +					\
+		__builtin_bpfcc_field_info(___bpfcc_s->field, 0 /* byte offset */)); \
+	___bpfcc_bf <<= __builtin_bpfcc_field_info(___bpfcc_s->field, 4 /* lshift */); \
+	__builtin_bpfcc_field_info(___bpfcc_s->field, 3 /* signed */) ?	\
+		(unsigned long long)((long long)___bpfcc_bf >>		\
+			__builtin_bpfcc_field_info(___bpfcc_s->field, 5 /* rshift */)) : \
+		___bpfcc_bf >> __builtin_bpfcc_field_info(___bpfcc_s->field, 5); \
+})
 
 #endif /* __BPFCC_READ_H__ */

@@ -59,6 +59,9 @@ int h(struct pt_regs *ctx, State *L, int n)
 	__builtin_memcpy(&first, label + 8, sizeof(first));
 	put(n, 21, first);
 	put(n, 22, BPFCC_READ(L, wide[8]));
+	put(n, 23, BPFCC_READ_BITFIELD(BPFCC_READ(L, ci), callstatus));
+	put(n, 24, BPFCC_READ_BITFIELD(L, base_ci.delta));
+	put(n, 25, BPFCC_READ_BITFIELD(BPFCC_READ(L, ci, previous), extra));
 	return 0;
 }
 
