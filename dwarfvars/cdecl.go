@@ -21,6 +21,9 @@ type CTypesOptions struct {
 	// Reserved are tags the program defines itself: the binary's types of
 	// those names are emitted renamed NAME___target.
 	Reserved map[string]bool
+	// ReservedTypedefs are typedef names the program declares itself: the
+	// binary's typedefs of those names are emitted renamed NAME___target.
+	ReservedTypedefs map[string]bool
 	// Strict makes a root that names no type an error (bpfcc --types);
 	// otherwise such roots are ignored (identifiers of a program).
 	Strict bool
@@ -430,6 +433,9 @@ func (g *cgen) typedefName(t *dwarf.TypedefType) string {
 		return n
 	}
 	base := cIdent(g.qualified(t, t.Name))
+	if g.o.ReservedTypedefs[base] {
+		base += "___target"
+	}
 	name := base
 	for i := 2; g.tdUsed[name]; i++ {
 		name = fmt.Sprintf("%s___%d", base, i)

@@ -155,3 +155,19 @@ int main() { a::Node n{4, nullptr}; Holder h{&n, {1, 2}, {{'x', 5}, 6}}; return 
 		}
 	}
 }
+
+func TestTypedefsIn(t *testing.T) {
+	src := `typedef int a_t, *b_t; typedef struct { int x[4]; } rec;
+typedef long (*fn)(int, char *); typedef char buf[16];
+struct s { int typedef_not; }; // typedef in a comment has no ';' before the next
+`
+	got := typedefsIn([]byte(src))
+	for _, want := range []string{"a_t", "b_t", "rec", "fn", "buf"} {
+		if !got[want] {
+			t.Errorf("typedef %s not found in %v", want, got)
+		}
+	}
+	if got["x"] || got["int"] || got["long"] {
+		t.Errorf("non-typedef names in %v", got)
+	}
+}

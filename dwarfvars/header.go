@@ -38,11 +38,75 @@ func TargetHeader(path string, src []byte) (string, error) {
 	for _, m := range definedRE.FindAllSubmatch(src, -1) {
 		reserved[string(m[1])] = true
 	}
-	types, err := b.CTypes(CTypesOptions{Roots: roots, Mentioned: mentioned, Reserved: reserved})
+	types, err := b.CTypes(CTypesOptions{Roots: roots, Mentioned: mentioned, Reserved: reserved, ReservedTypedefs: typedefsIn(src)})
 	if err != nil {
 		return "", err
 	}
 	return HeaderText(path, types), nil
+}
+
+// typedefsIn returns the names src declares with typedef (conservatively:
+// the declarator's name at the end of each typedef declaration, or the
+// name in "(*name)" for a function pointer).
+func typedefsIn(src []byte) map[string]bool {
+	names := map[string]bool{}
+	for _, loc := range typedefRE.FindAllIndex(src, -1) {
+		depth, end := 0, -1
+	scan:
+		for i := loc[1]; i < len(src); i++ {
+			switch src[i] {
+			case '{', '(', '[':
+				depth++
+			case '}', ')', ']':
+				depth--
+			case ';':
+				if depth <= 0 {
+					end = i
+					break scan
+				}
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		decl := src[loc[1]:end]
+		if m := fnPtrRE.FindSubmatch(decl); m != nil {
+			names[string(m[1])] = true
+			continue
+		}
+		for _, d := range strings.Split(string(topLevel(decl)), ",") {
+			if ids := identRE.FindAllString(d, -1); len(ids) > 0 {
+				names[ids[len(ids)-1]] = true
+			}
+		}
+	}
+	return names
+}
+
+var (
+	typedefRE = regexp.MustCompile(`\btypedef\b`)
+	fnPtrRE   = regexp.MustCompile(`\(\s*\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)`)
+)
+
+// topLevel blanks what is inside braces and brackets, leaving the
+// declarators of a typedef.
+func topLevel(decl []byte) []byte {
+	out := make([]byte, 0, len(decl))
+	depth := 0
+	for _, c := range decl {
+		switch c {
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			depth--
+			continue
+		}
+		if depth == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // HeaderText wraps declarations from CTypes as <bpfcc/target.h>.

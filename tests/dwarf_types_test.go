@@ -173,6 +173,12 @@ char LICENSE[] SEC("license") = "GPL";
 	if _, err := bpfcc.Compile("h.c", bpfcc.Options{Source: []byte(src2), Binary: bin}); err != nil {
 		t.Fatalf("compile through l_G: %v", err)
 	}
+	// A typedef the program declares itself keeps its meaning: the
+	// binary's of that name (lu_byte, an unsigned char there) is renamed.
+	src4 := "typedef int lu_byte;\ntypedef long (*hookfn)(int);\n" + strings.Replace(src, "> 0;", "> (lu_byte)-1;", 1)
+	if _, err := bpfcc.Compile("h.c", bpfcc.Options{Source: []byte(src4), Binary: bin}); err != nil {
+		t.Errorf("a program declaring typedef lu_byte: %v", err)
+	}
 	// A bit-field has no address: BPFCC_READ names BPFCC_READ_BITFIELD
 	// (it used to read the unit's bytes unshifted, a wrong value).
 	src3 := strings.Replace(src, "BPFCC_READ(L, top)", "BPFCC_READ(L, ci, callstatus)", 1)
