@@ -20,6 +20,7 @@ import (
 	"github.com/bpfcc/bpfcc/diag"
 	"github.com/bpfcc/bpfcc/dwarfvars"
 	"github.com/bpfcc/bpfcc/frontend"
+	"github.com/bpfcc/bpfcc/frontend/hcache"
 	"github.com/bpfcc/bpfcc/ir"
 	"github.com/bpfcc/bpfcc/lower"
 )
@@ -70,6 +71,10 @@ type Options struct {
 	NoDebug bool
 	// CPU is the -mcpu version 1..4; 0 selects the default (3).
 	CPU int
+	// CacheDir, when set, is the header cache's directory (package
+	// frontend/hcache); the command sets it, tests leave it empty to stay
+	// hermetic. The object never depends on it.
+	CacheDir string
 	// NoListing leaves Result.Listing empty: the command builds the
 	// listing only for -S.
 	NoListing bool
@@ -133,7 +138,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 	}
 	opt := opts.OptLevel.Level()
 	fo := frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu,
-		TargetHeader: TargetHeader(cmp.Or(opts.Binary, opts.CommandBinary))}
+		TargetHeader: TargetHeader(cmp.Or(opts.Binary, opts.CommandBinary)), Cache: hcache.Open(opts.CacheDir)}
 	u, err := frontend.Parse(path, fo)
 	if err != nil {
 		return nil, err
@@ -163,6 +168,9 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	res.Warnings = append(append(warnings, o.Warnings...), res.Warnings...)
+	for _, w := range fo.Cache.Warnings() {
+		res.Warnings = append(res.Warnings, diag.Diagnostic{File: path, Severity: diag.Warning, Msg: w})
+	}
 	res.Module = m
 	return res, nil
 }

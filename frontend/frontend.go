@@ -15,6 +15,7 @@ import (
 	"modernc.org/token"
 
 	"github.com/bpfcc/bpfcc/diag"
+	"github.com/bpfcc/bpfcc/frontend/hcache"
 	"github.com/bpfcc/bpfcc/include"
 )
 
@@ -32,6 +33,9 @@ type Options struct {
 	// dwarfvars.TargetHeader); it is called once, when the header is
 	// included.
 	TargetHeader func(src []byte) []byte
+	// Cache, when set, is the header cache (see package hcache); nil
+	// caches nothing. The result never depends on it.
+	Cache *hcache.Cache
 }
 
 // Unit is a type-checked translation unit.
@@ -104,6 +108,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 	if opts.TargetHeader != nil {
 		sfs.target = onceTarget(opts.TargetHeader, src)
 	}
+	sfs.cache = opts.Cache
 	if PruneVmlinux {
 		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: includeDirs(opts.IncludeDirs), read: sfs.read}
 		sfs.pruned = &pruned

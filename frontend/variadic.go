@@ -10,6 +10,7 @@ import (
 
 	"modernc.org/token"
 
+	"github.com/bpfcc/bpfcc/frontend/hcache"
 	"github.com/bpfcc/bpfcc/include"
 )
 
@@ -199,6 +200,8 @@ type sourceFS struct {
 	// can reach (see pruneVmlinux); pruned records that it did.
 	vmlinux *vmlinuxRoots
 	pruned  *bool
+	// cache, when set, keeps vmlinux.h's declaration index on disk.
+	cache *hcache.Cache
 	// regions, when set, collects the preserve_access_index records whose
 	// attribute hideAccessAttribute took out of the headers.
 	regions *[]accessRegion
@@ -232,7 +235,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if s.vmlinux != nil && isVmlinux(b) {
-		b = pruneVmlinux(b, s.vmlinux.get())
+		b = vmlinuxIndex(s.cache, b).prune(b, s.vmlinux.get())
 		*s.pruned = true
 	}
 	if s.regions != nil {

@@ -321,13 +321,18 @@ func (v *vmlinuxRoots) get() map[string]bool {
 	v.once.Do(func() {
 		v.roots = map[string]bool{}
 		seen := map[string]bool{}
+		var helpers []helperDecl
 		var visit func(file string, src []byte)
 		visit = func(file string, src []byte) {
-			scanIdents(src, func(w []byte) {
-				if !v.roots[string(w)] {
-					v.roots[string(w)] = true
-				}
-			})
+			if file == v.path {
+				scanIdents(src, func(w []byte) {
+					if !v.roots[string(w)] {
+						v.roots[string(w)] = true
+					}
+				})
+			} else {
+				helpers = append(helpers, scanHeader(src, v.roots)...)
+			}
 			for _, m := range includeRE.FindAllSubmatch(src, -1) {
 				dirs := v.dirs
 				if string(m[1]) == `"` {
@@ -351,6 +356,7 @@ func (v *vmlinuxRoots) get() map[string]bool {
 			}
 		}
 		visit(v.path, v.src)
+		addHelperRoots(helpers, v.roots)
 	})
 	return v.roots
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/frontend/hcache"
 	"github.com/bpfcc/bpfcc/ir"
 	"github.com/bpfcc/bpfcc/runtime"
 )
@@ -34,6 +35,8 @@ Compile options:
   -g, -g0          emit (default) or omit .BTF.ext line and function info
   -mcpu=v1..v4     BPF instruction set version (default v3)
   -Wall, -w        show (default) or hide warnings
+  --no-cache       do not use the header cache ($XDG_CACHE_HOME/bpfcc or
+                   ~/.cache/bpfcc; BPFCC_CACHE=off also turns it off)
   -d=ir            print the IR after lowering to standard error
   -d=ir:after=P    print each function after optimiser pass or back-end
                    stage P (a comma-separated list; "all": every one;
@@ -92,6 +95,7 @@ type config struct {
 	irDebug    irDebug
 	help       bool
 	version    bool
+	noCache    bool
 
 	// Probes.
 	binary string
@@ -128,6 +132,9 @@ func (c *config) compileOptions() bpfcc.Options {
 		OptLevel: bpfcc.Opt(c.opt), NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
 		NoListing: !c.listing,
+	}
+	if !c.noCache {
+		o.CacheDir = hcache.DefaultDir()
 	}
 	if c.dumpIR {
 		o.DumpIR = dumpIR
@@ -176,6 +183,8 @@ func parseArgs(args []string) (*config, error) {
 			c.version = true
 		case a == "-S":
 			c.listing = true
+		case a == "--no-cache":
+			c.noCache = true
 		case a == "-E":
 			c.preprocess = true
 		case a == "-c" && !c.load:

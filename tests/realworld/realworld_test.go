@@ -98,6 +98,15 @@ func TestMain(m *testing.M) {
 	code := func() int {
 		defer os.RemoveAll(dir)
 		bpfccBin = filepath.Join(dir, "bpfcc")
+		// The header cache of the compiles under test is the run's own:
+		// hermetic, and the suite compiles with it as a user does. The
+		// suite's own cache (the extracted tree, clang's objects) stays
+		// where it was: resolve it before XDG_CACHE_HOME changes.
+		if root, err := cacheRoot(); err == nil {
+			os.Setenv("BPFCC_TEST_CACHE", root)
+		}
+		os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg-cache"))
+		os.Unsetenv("BPFCC_CACHE")
 		// The compiler under test runs as its own process, as a user runs
 		// it, so that a hang or a crash is a verdict on one file.
 		if out, err := exec.Command("go", "build", "-o", bpfccBin, "github.com/bpfcc/bpfcc/cmd/bpfcc").CombinedOutput(); err != nil {

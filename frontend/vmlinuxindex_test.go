@@ -1,0 +1,89 @@
+package frontend
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bpfcc/bpfcc/frontend/hcache"
+)
+
+// The index prunes as pruneVmlinux blanks: every line keeps its tokens at
+// the same columns, only trailing blanks differ.
+func TestVindexPruneMatchesBlanking(t *testing.T) {
+	src := []byte(miniVmlinux)
+	for _, roots := range []map[string]bool{
+		{"task_struct": true, "mm": true, "pgd": true, "PIDTYPE_TGID": true},
+		{"u32": true},
+		{},
+		{"handler_t": true, "unused_thing": true, "files": true},
+	} {
+		want := strings.Split(string(pruneVmlinux(src, roots)), "\n")
+		got := strings.Split(string(newVindex(src).prune(src, roots)), "\n")
+		if len(got) != len(want) {
+			t.Fatalf("roots %v: %d lines, want %d", roots, len(got), len(want))
+		}
+		for i := range got {
+			if strings.TrimRight(got[i], " ") != strings.TrimRight(want[i], " ") {
+				t.Errorf("roots %v: line %d: %q, want %q", roots, i+1, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestVindexRoundTrip(t *testing.T) {
+	src := []byte(miniVmlinux)
+	ix := newVindex(src)
+	got, err := decodeVindex(ix.encode(), len(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, ix) || !got.matches(src) {
+		t.Errorf("decoded index differs")
+	}
+}
+
+// A damaged entry decodes to an error or to an index matches refuses, and
+// never panics; an index of another header is refused.
+func TestVindexCorrupt(t *testing.T) {
+	src := []byte(miniVmlinux)
+	b := newVindex(src).encode()
+	for n := range len(b) {
+		if ix, err := decodeVindex(b[:n], len(src)); err == nil {
+			t.Errorf("truncated to %d bytes: decoded %d declarations", n, len(ix.decls))
+		}
+		c := append([]byte{}, b...)
+		c[n] ^= 0x5a
+		if ix, err := decodeVindex(c, len(src)); err == nil {
+			ix.matches(src)
+		}
+	}
+	other := []byte(strings.Replace(miniVmlinux, "typedef unsigned int __u32;", "typedef unsigned int __u32; typedef int x_t;", 1))
+	if ix, err := decodeVindex(newVindex(other).encode(), len(src)); err == nil && ix.matches(src) {
+		t.Errorf("another header's index matches")
+	}
+}
+
+// vmlinuxIndex stores the index once and reads it back; a corrupt entry
+// is rebuilt with a warning.
+func TestVmlinuxIndexCache(t *testing.T) {
+	c := hcache.Open(t.TempDir())
+	src := []byte(miniVmlinux)
+	want := newVindex(src)
+	for range 2 {
+		if got := vmlinuxIndex(c, src); !reflect.DeepEqual(got, want) {
+			t.Fatalf("cached index differs")
+		}
+	}
+	if w := c.Warnings(); len(w) != 0 {
+		t.Errorf("warnings: %q", w)
+	}
+	key := hcache.NewKey("vmlinux-index", src)
+	c.Put(key, []byte("garbage"))
+	if got := vmlinuxIndex(c, src); !reflect.DeepEqual(got, want) {
+		t.Fatalf("index from a malformed entry")
+	}
+	if w := c.Warnings(); len(w) != 1 {
+		t.Errorf("warnings: %q, want one", w)
+	}
+}

@@ -1,0 +1,42 @@
+package frontend
+
+import (
+	"slices"
+	"testing"
+)
+
+// A helper declaration's identifiers are roots only when the helper is;
+// comments never are, string literals do not hide code after them.
+func TestScanHeaderDefersHelpers(t *testing.T) {
+	hdr := []byte(`/* struct in_comment */
+// struct line_comment
+static long (* const bpf_used)(struct used_arg *a) = (void *) 1;
+static long (*bpf_unused)(struct unused_arg *a,
+	typedef_arg n, struct by_value v) = (void *) 2;
+#define CALLS_IT(x) bpf_by_macro(x)
+static void *(* const bpf_by_macro)(struct macro_arg *a) = (void *) 3;
+static int plain(struct plain_arg *p) { return 0; }
+const char *s = "http://x"; int after_string;
+`)
+	roots := map[string]bool{}
+	helpers := scanHeader(hdr, roots)
+	roots["bpf_used"] = true // as the program's call makes it
+	addHelperRoots(helpers, roots)
+	for _, want := range []string{"used_arg", "macro_arg", "plain_arg", "after_string", "CALLS_IT", "typedef_arg", "by_value"} {
+		if !roots[want] {
+			t.Errorf("%s is not a root", want)
+		}
+	}
+	for _, gone := range []string{"unused_arg", "in_comment", "line_comment", "bpf_unused"} {
+		if roots[gone] {
+			t.Errorf("%s is a root", gone)
+		}
+	}
+	var names []string
+	for _, h := range helpers {
+		names = append(names, h.name)
+	}
+	if !slices.Equal(names, []string{"bpf_used", "bpf_unused", "bpf_by_macro"}) {
+		t.Errorf("helpers %q", names)
+	}
+}
