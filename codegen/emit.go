@@ -88,6 +88,12 @@ func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long
 		if t == nil {
 			return nil, false, fmt.Errorf("block %d has no terminator", bi)
 		}
+		if noFallthrough(b) {
+			if t.note != "" {
+				pendingNote = ir.JoinNotes(pendingNote, t.note)
+			}
+			continue
+		}
 		if t.note != "" {
 			pendingNote = ir.JoinNotes(pendingNote, t.note)
 		}
@@ -243,6 +249,39 @@ func assignBlock(b *mblock, color []int) emitted {
 	return e
 }
 
+// noFallthrough reports whether inline asm at the end of b leaves it for
+// good (goto or exit as its last instruction, and no jump of the asm to
+// the end of the block): the C successor is then not reached from b, and a
+// jump to it there would be an instruction the verifier calls unreachable.
+func noFallthrough(b *emitted) bool {
+	n := len(b.body)
+	if n == 0 {
+		return false
+	}
+	last := b.body[n-1].ins.OpCode
+	if last.Class().IsJump() && (last.JumpOp() == asm.Exit || last.JumpOp() == asm.Ja) {
+		pos := make([]int, n+1) // instruction slots, ld_imm64 taking two
+		for i, o := range b.body {
+			pos[i+1] = pos[i] + int(o.ins.Width())
+		}
+		for i, o := range b.body {
+			op := o.ins.OpCode
+			if !op.Class().IsJump() || op.JumpOp() == asm.Exit || op.JumpOp() == asm.Call {
+				continue
+			}
+			off := int(o.ins.Offset)
+			if op.Class() == asm.Jump32Class && op.JumpOp() == asm.Ja {
+				off = int(o.ins.Constant) // gotol
+			}
+			if pos[i]+1+off == pos[n] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func trivial(b *emitted) bool {
 	return len(b.body) == 0 && b.term != nil && b.term.kind == kJump
 }
@@ -272,7 +311,7 @@ func reachable(blocks []emitted, target []int) []bool {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
 		t := blocks[b].term
-		if t == nil {
+		if t == nil || noFallthrough(&blocks[b]) {
 			continue
 		}
 		var succ []int
@@ -321,7 +360,7 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 		placed[cur] = true
 		order = append(order, cur)
 		cand := -1
-		if t := blocks[cur].term; t != nil {
+		if t := blocks[cur].term; t != nil && !noFallthrough(&blocks[cur]) {
 			switch t.kind {
 			case kJump:
 				if n := target[t.then]; want(n) {
