@@ -132,6 +132,14 @@ func Parse(path string, opts Options) (*Unit, error) {
 			}
 		}
 	}
+	if err != nil && strings.Contains(err.Error(), fnAttrsError) {
+		headerRegions = headerRegions[:0]
+		prag = newPragmas()
+		cfg.PragmaHandler = prag.handle
+		if ast2, ok := translateMovedAttrs(cfg, sources, path); ok {
+			ast, err = ast2, nil
+		}
+	}
 	if err != nil {
 		var fe frontEndFailure
 		if errors.As(err, &fe) {
