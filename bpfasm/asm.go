@@ -522,10 +522,10 @@ func (a *assembler) raw(p *parser, size int) error {
 			if err := ins.Unmarshal(bytes.NewReader(a.rawHalf[:n]), binary.LittleEndian, "linux"); err != nil {
 				return p.errorf(t, "not an instruction: %v", err)
 			}
-			if ins.OpCode.Class().IsALU() && ins.Offset != 0 {
+			if ins.OpCode.Class().IsALU() && ins.Offset != 0 && !IsAddrSpaceCast(ins) {
 				// cilium/ebpf, which writes the object, keeps no
 				// offset of an ALU instruction it does not model.
-				return p.errorf(t, "%v with offset %d (addr_space_cast) is not supported", ins.OpCode, ins.Offset)
+				return p.errorf(t, "%v with offset %d is not supported", ins.OpCode, ins.Offset)
 			}
 			a.emit(ins)
 			a.rawHalf = append(a.rawHalf[:0], a.rawHalf[n:]...)

@@ -195,7 +195,8 @@ func TestAssembleErrors(t *testing.T) {
 		{"r0 += 0x100000000", 1, "0x100000000"},
 		{"frobnicate r0", 1, "frobnicate"},
 		{"w1 = 1 ll", 1, "w1"},
-		{"r1 = addr_space_cast(r2, 0, 1)", 1, "addr_space_cast"},
+		{"r1 = addr_space_cast(r2, 0, 0x10000)", 1, "0x10000"},
+		{"w1 = addr_space_cast(r2, 0, 1)", 1, "w1"},
 	}
 	for _, tt := range tests {
 		_, err := Assemble(tt.text, nil, 0)
@@ -286,11 +287,22 @@ func TestConditionals(t *testing.T) {
 	}
 }
 
-// An ALU instruction with an offset cilium/ebpf does not model
-// (addr_space_cast) is refused rather than written without its offset.
-func TestAddrSpaceCastRefused(t *testing.T) {
-	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 1; .long 1", nil, 0); err == nil || !strings.Contains(err.Error(), "addr_space_cast") {
-		t.Errorf("addr_space_cast: %v", err)
+// addr_space_cast is a mov with offset 1 and the address spaces in the
+// immediate, written out or given as data (bpf_arena_common.h); another
+// ALU offset cilium/ebpf does not model is refused rather than dropped.
+func TestAddrSpaceCast(t *testing.T) {
+	want := AddrSpaceCast(asm.R1, asm.R2, 1, 0)
+	for _, text := range []string{"r1 = addr_space_cast(r2, 1, 0)", ".byte 0xbf; .byte 0x21; .short 1; .long 0x10000"} {
+		insns, err := Assemble(text, nil, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if len(insns) != 1 || !IsAddrSpaceCast(insns[0]) || insns[0].Dst != want.Dst || insns[0].Src != want.Src || insns[0].Constant != want.Constant {
+			t.Errorf("%q: %v, want %v", text, insns, want)
+		}
+	}
+	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 2; .long 1", nil, 0); err == nil || !strings.Contains(err.Error(), "offset 2") {
+		t.Errorf("mov with offset 2: %v", err)
 	}
 	if _, err := Assemble(".byte 0xbf; .byte 0x11; .short 8; .long 0", nil, 0); err != nil {
 		t.Errorf("movsx: %v", err)

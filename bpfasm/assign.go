@@ -189,9 +189,7 @@ func (a *assembler) call2(p *parser, dst reg) (asm.Instruction, error) {
 	case "xchg_64", "xchg32_32", "cmpxchg_64", "cmpxchg32_32":
 		return p.xchg(dst, t)
 	case "addr_space_cast":
-		// Its encoding (a mov with offset 1) is one cilium/ebpf's
-		// instruction type cannot express.
-		return asm.Instruction{}, p.errorf(t, "addr_space_cast is not supported")
+		return p.addrSpaceCast(dst)
 	}
 	if !p.accept("ll") {
 		return asm.Instruction{}, p.errorf(t, "unknown operand (a symbol needs \"ll\": %s = %s ll)", dst.text, t.text)

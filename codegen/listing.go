@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bpfcc/bpfcc/bpfasm"
 	"github.com/bpfcc/bpfcc/codegen/obj"
 	"github.com/cilium/ebpf/asm"
 )
@@ -132,6 +133,9 @@ func formatALU(ins asm.Instruction) string {
 	}
 	switch a := op.ALUOp(); a {
 	case asm.Mov:
+		if bpfasm.IsAddrSpaceCast(ins) {
+			return fmt.Sprintf("%s = addr_space_cast(%s, %d, %d)", dst, src, ins.Constant>>16, ins.Constant&0xffff)
+		}
 		return fmt.Sprintf("%s = %s", dst, src)
 	case asm.MovSX8, asm.MovSX16, asm.MovSX32:
 		bits := map[asm.ALUOp]int{asm.MovSX8: 8, asm.MovSX16: 16, asm.MovSX32: 32}[a]

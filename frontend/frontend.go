@@ -51,6 +51,9 @@ type Unit struct {
 	splitBitFields map[token.Position]string
 	// loops are the labelled loop-pragma sites, see LoopUnroll.
 	loops *loopSites
+	// lateAsserts are the assertions lower decides, see
+	// translateLateAsserts.
+	lateAsserts map[*cc.StaticAssertDeclaration]lateAssert
 }
 
 // Line returns source line n (1-based) of the main file, or "".
@@ -132,6 +135,23 @@ func Parse(path string, opts Options) (*Unit, error) {
 			}
 		}
 	}
+	if err != nil && strings.Contains(err.Error(), fnAttrsError) {
+		headerRegions = headerRegions[:0]
+		prag = newPragmas()
+		cfg.PragmaHandler = prag.handle
+		if ast2, ok := translateMovedAttrs(cfg, sources, path); ok {
+			ast, err = ast2, nil
+		}
+	}
+	var late map[*cc.StaticAssertDeclaration]lateAssert
+	if err != nil && onlyAssertFailures(err) {
+		headerRegions = headerRegions[:0]
+		prag = newPragmas()
+		cfg.PragmaHandler = prag.handle
+		if ast2, l, ok := translateLateAsserts(cfg, sources); ok {
+			ast, err, late = ast2, nil, l
+		}
+	}
 	if err != nil {
 		var fe frontEndFailure
 		if errors.As(err, &fe) {
@@ -143,7 +163,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		return nil, convertErrors(path, src, err)
 	}
 	regions = append(append(regions, headerRegions...), prag.finish()...)
-	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, splitBitFields: split, loops: loops}, nil
+	return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, splitBitFields: split, loops: loops, lateAsserts: late}, nil
 }
 
 // translateSplit translates sources again with the too-wide bit-fields at

@@ -211,6 +211,9 @@ type sourceFS struct {
 	target func() []byte
 	// loops, when set, labels the loop-pragma sites (see loopSites).
 	loops *loopSites
+	// moveAttrs moves attributes after function declarators (see
+	// moveFunctionAttributes).
+	moveAttrs bool
 }
 
 // TargetHeaderPath is where <bpfcc/target.h> resolves: the embedded one
@@ -244,6 +247,9 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		*s.regions = append(*s.regions, r...)
 	}
 	b = s.loops.mark(rewriteLocalLabels(rewriteNamedVariadics(endLine(b))))
+	if s.moveAttrs {
+		b = moveFunctionAttributes(b)
+	}
 	if !s.keepComments {
 		b = stripComments(b)
 	}

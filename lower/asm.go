@@ -85,7 +85,12 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	fl.l.nasm++
 	insns, err := bpfasm.Assemble(text, bops, fl.l.nasm)
 	if err != nil {
-		fl.l.errorf(x.Token3, "%v", err)
+		// An error only where optimisation leaves it reachable: clang
+		// assembles live code only, and bpf_experimental.h's bpf_cmp
+		// writes "s==" in a branch that __builtin_strcmp of its operator
+		// makes dead.
+		fl.setPos(x.Token3)
+		fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym, Note: err.Error()})
 		return
 	}
 	code := &ir.Asm{Insns: insns, Text: text, ID: fl.l.nasm}

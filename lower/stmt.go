@@ -45,6 +45,9 @@ func (fl *fnLowerer) enterScope() func() {
 }
 
 func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
+	if decl != nil && decl.Case == cc.DeclarationAssert {
+		fl.staticAssert(decl.StaticAssertDeclaration)
+	}
 	if decl == nil || decl.Case != cc.DeclarationDecl {
 		return
 	}

@@ -83,11 +83,23 @@ func (w *writer) encodeFunc(fl *funcLayout, buf *bytes.Buffer) error {
 				return fmt.Errorf("instruction %d (%v): %w", i, ins, err)
 			}
 		}
+		at := buf.Len()
 		if _, err := ins.Marshal(buf, w.bo); err != nil {
 			return fmt.Errorf("instruction %d (%v): %w", i, ins, err)
 		}
+		if movOffset(ins) {
+			// cilium/ebpf writes a plain mov's offset as 0; addr_space_cast
+			// is a mov with offset 1.
+			w.bo.PutUint16(buf.Bytes()[at+2:at+4], uint16(ins.Offset))
+		}
 	}
 	return nil
+}
+
+// movOffset reports a mov whose offset asm.Instruction.Marshal drops
+// (it writes offsets only for the ALU operations it models: movsx, sdiv).
+func movOffset(ins asm.Instruction) bool {
+	return ins.OpCode.Class().IsALU() && ins.OpCode.ALUOp() == asm.Mov && ins.Offset != 0
 }
 
 // resolve rewrites ins, which references ref, and records its relocation.
