@@ -242,12 +242,18 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 			// 2-byte store rather than six byte stores.
 			al = max(al, pow2Ceil(int(size)))
 		}
-		if isScalar(t) {
+		if isScalar(t) && !d.IsVolatile() {
 			// A scalar gets an 8-byte stack slot of its own: the verifier
 			// tracks a spilled value per 8-byte slot and forgets it when
 			// another object's bytes in that slot are written.
 			size, al = 8, 8
 		}
+		// A volatile scalar keeps its C size and alignment, as clang lays
+		// it out: a volatile int then sits in the upper half of an 8-byte
+		// slot, where the verifier keeps no value for it. That is what
+		// "volatile int nr" counters in iterator loops are written for: a
+		// tracked constant would make each iteration's state differ and the
+		// loop never converge (verifier_bits_iter.c: 1M insns, clang 133).
 		lv.slot = fl.newSlot(d.Name(), int(size), al)
 		lv.slot.Volatile = d.IsVolatile()
 	}

@@ -18,7 +18,9 @@ int string_literal(struct __sk_buff *skb)
 
 	CHECK(1, sizeof(s) == 6 && sizeof("abc") == 4);
 	CHECK(2, s[0] == 'h' && s[4] == 'o' && s[5] == 0);
-	CHECK(3, s[i] == 'l');
+	/* The verifier keeps no value for a volatile int (as with clang's
+	 * layout): the index is bounded by a mask. */
+	CHECK(3, s[i & 3] == 'l');
 	CHECK(4, padded[1] == 'b' && padded[2] == 0 && padded[7] == 0);
 	CHECK(5, p[0] == 'x' && p[2] == 'z' && p[3] == 0);
 	CHECK(6, "\x41\n\t\\"[0] == 'A' && "\x41\n\t\\"[1] == 10 && "\x41\n\t\\"[3] == '\\');
