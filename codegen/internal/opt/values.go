@@ -3,6 +3,7 @@ package opt
 import (
 	"slices"
 
+	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -165,7 +166,7 @@ type valueAnalysis struct {
 	// live knows the registers live at each block's start: solve keeps
 	// only those (and those memory entries name) in a block's state, since
 	// no other register's value is read from it.
-	live *blockLiveness
+	live *regalloc.BlockLive
 }
 
 func newValueAnalysis(f *ir.Func) *valueAnalysis {
@@ -283,7 +284,7 @@ func (va *valueAnalysis) solve() {
 func (va *valueAnalysis) entryState(st *vstate, bi int) *vstate {
 	n := &vstate{mem: slices.Clone(st.mem)}
 	for _, e := range st.regs {
-		if va.live.liveIn(bi, e.r) || st.names(e.r) {
+		if va.live.LiveIn(bi, int(e.r)) || st.names(e.r) {
 			n.regs = append(n.regs, e)
 		}
 	}
