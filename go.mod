@@ -18,3 +18,5 @@ require (
 	modernc.org/sortutil v1.2.1 // indirect
 	modernc.org/strutil v1.2.1 // indirect
 )
+
+replace modernc.org/cc/v4 => ./third_party/modernc.org/cc/v4

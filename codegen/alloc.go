@@ -46,9 +46,8 @@ func zeroUndefined(mf *mfunc) {
 	if len(mf.blocks) == 0 {
 		return
 	}
-	in, _ := regalloc.Liveness(mf.raFunc())
 	var zero []minst
-	in[0].ForEach(func(r int) {
+	regalloc.Liveness(mf.raFunc()).ForEachIn(0, func(r int) {
 		if r >= firstVirt {
 			zero = append(zero, minst{ins: asm.Mov.Imm(0, 0), dst: r, src: noReg, flags: fDstDef})
 		}
@@ -166,7 +165,7 @@ func (mf *mfunc) spillColours(spilled []int) (map[int]int, int) {
 		isSpilled[r] = true
 	}
 	rf := mf.raFunc()
-	_, out := regalloc.Liveness(rf)
+	lv := regalloc.Liveness(rf)
 	conflict := map[int]map[int]bool{}
 	edge := func(a, b int) {
 		if conflict[a] == nil {
@@ -179,7 +178,7 @@ func (mf *mfunc) spillColours(spilled []int) (map[int]int, int) {
 	}
 	for bi, b := range rf.Blocks {
 		live := map[int]bool{}
-		out[bi].ForEach(func(r int) {
+		lv.ForEachOut(bi, func(r int) {
 			if isSpilled[r] {
 				live[r] = true
 			}

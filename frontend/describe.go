@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 
@@ -235,41 +234,15 @@ func isCtxParam(p *cc.Parameter) bool {
 	return false
 }
 
-// funcRefs calls f with the name of every function node refers to. It
-// follows the exported pointer fields to cc's node structs (the syntax
-// tree, not the resolved links), as lower's walkAST does.
+// funcRefs calls f with the name of every function node refers to, in
+// the syntax tree under node (see WalkAST).
 func funcRefs(node any, f func(string)) {
-	var walk func(v reflect.Value)
-	walk = func(v reflect.Value) {
-		if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-			return
-		}
-		if pe, ok := v.Interface().(*cc.PrimaryExpression); ok && pe.Case == cc.PrimaryExpressionIdent {
+	WalkAST(node, func(n any) bool {
+		if pe, ok := n.(*cc.PrimaryExpression); ok && pe.Case == cc.PrimaryExpressionIdent {
 			if d, ok := pe.ResolvedTo().(*cc.Declarator); ok && d.Type() != nil && d.Type().Kind() == cc.Function {
 				f(d.Name())
 			}
 		}
-		s := v.Elem()
-		t := s.Type()
-		for i := 0; i < s.NumField(); i++ {
-			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
-			}
-			fv := s.Field(i)
-			switch {
-			case sf.Type.Kind() == reflect.Interface && sf.Type.PkgPath() == ccPkg && !fv.IsNil():
-				// Expression operands are cc.ExpressionNode interfaces.
-				fv = fv.Elem()
-			case sf.Type.Kind() != reflect.Pointer:
-				continue
-			}
-			if fv.Kind() == reflect.Pointer && fv.Type().Elem().PkgPath() == ccPkg {
-				walk(fv)
-			}
-		}
-	}
-	walk(reflect.ValueOf(node))
+		return true
+	})
 }
-
-var ccPkg = reflect.TypeOf(cc.PrimaryExpression{}).PkgPath()

@@ -238,6 +238,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if s.vmlinux != nil && isVmlinux(b) {
+		s.vmlinux.headerPath, s.vmlinux.header = name, b
 		b = vmlinuxIndex(s.cache, b).prune(b, s.vmlinux.get())
 		*s.pruned = true
 	}

@@ -293,6 +293,10 @@ type vmlinuxRoots struct {
 	dirs  []string
 	read  func(string) ([]byte, error)
 	roots map[string]bool
+	// header is the vmlinux.h being opened when get runs: the include
+	// walk finds it again and need not read its megabytes twice.
+	headerPath string
+	header     []byte
 }
 
 var (
@@ -343,7 +347,10 @@ func (v *vmlinuxRoots) get() map[string]bool {
 					if seen[p] {
 						break
 					}
-					b, err := v.read(p)
+					b, err := v.header, error(nil)
+					if p != v.headerPath {
+						b, err = v.read(p)
+					}
 					if err != nil {
 						continue
 					}

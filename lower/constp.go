@@ -1,10 +1,9 @@
 package lower
 
 import (
-	"reflect"
-
 	"modernc.org/cc/v4"
 
+	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -25,7 +24,7 @@ func (fl *fnLowerer) lateConstP(e cc.ExpressionNode) bool {
 		return v
 	}
 	r := false
-	walkAST(reflect.ValueOf(e), func(n any) bool {
+	frontend.WalkAST(e, func(n any) bool {
 		if c, ok := n.(*cc.PostfixExpression); ok && isLateConstP(c) {
 			r = true
 		}
@@ -61,7 +60,7 @@ func isLateConstP(c *cc.PostfixExpression) bool {
 // and keeps cc's answer, 0, with what lower knows of the other operand.
 func foldableLater(e cc.ExpressionNode) bool {
 	hasVar, memory := false, false
-	walkAST(reflect.ValueOf(e), func(n any) bool {
+	frontend.WalkAST(e, func(n any) bool {
 		switch x := n.(type) {
 		case *cc.PostfixExpression:
 			switch x.Case {
@@ -92,7 +91,7 @@ func foldableLater(e cc.ExpressionNode) bool {
 // usesLateConstP reports whether a function body has such a call.
 func usesLateConstP(fd *cc.FunctionDefinition) bool {
 	found := false
-	walkAST(reflect.ValueOf(fd), func(n any) bool {
+	frontend.WalkAST(fd, func(n any) bool {
 		if c, ok := n.(*cc.PostfixExpression); ok && isLateConstP(c) {
 			found = true
 		}
@@ -100,43 +99,6 @@ func usesLateConstP(fd *cc.FunctionDefinition) bool {
 	})
 	return found
 }
-
-// walkAST visits the AST nodes under v (exported pointer fields to cc's
-// node structs: the syntax tree, not the resolved links) until visit
-// returns false.
-func walkAST(v reflect.Value, visit func(any) bool) bool {
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return true
-	}
-	if !visit(v.Interface()) {
-		return false
-	}
-	s := v.Elem()
-	t := s.Type()
-	for i := 0; i < s.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		fv := s.Field(i)
-		switch {
-		case f.Type.Kind() == reflect.Interface && f.Type.PkgPath() == astPkg && !fv.IsNil():
-			// Expression operands are cc.ExpressionNode interfaces.
-			fv = fv.Elem()
-		case f.Type.Kind() != reflect.Pointer:
-			continue
-		}
-		if fv.Kind() != reflect.Pointer || fv.Type().Elem().PkgPath() != astPkg {
-			continue
-		}
-		if !walkAST(fv, visit) {
-			return false
-		}
-	}
-	return true
-}
-
-var astPkg = reflect.TypeOf(cc.PostfixExpression{}).PkgPath()
 
 // constantP lowers __builtin_constant_p(e) for an e cc did not fold: a
 // call codegen answers once inlining and folding are done.

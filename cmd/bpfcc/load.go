@@ -87,7 +87,9 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 		return interruptedExit(ctx, stderr)
 	}
 	if os.Getenv("GOGC") == "" {
+		compileGCOff.Store(true)
 		debug.SetGCPercent(100) // a long run: collect again
+		debug.SetMemoryLimit(gcLimit)
 	}
 	ropts := runtime.Options{
 		Probe: rtProbe, Binary: cmp.Or(cfg.binary, inferred), PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/diag"
@@ -42,14 +41,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "bpfcc %s\n", version)
 		return exitOK
 	}
-	// A compile's heap (mostly cc's AST) stays live until the object is
-	// written, so collecting it only costs time (GC was ~40% of a compile).
-	// Compile without GC, with a soft memory limit as a safety net; --load
-	// turns the collector back on once it starts running the program.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(1 << 30)
-	}
+	// --load turns the collector back on once it starts running the
+	// program.
+	compileGC()
 	if cfg.load {
 		return runLoad(cfg, stdout, stderr)
 	}

@@ -5,58 +5,29 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
-// liveOut computes, per block, the registers live at its end.
-func liveOut(f *ir.Func) []regalloc.Bitset {
-	_, out := liveness(f)
-	return out
-}
-
 // liveness computes, per block, the registers live at its start and end
 // (as regalloc.Liveness, without building its per-instruction lists).
-func liveness(f *ir.Func) (in, out []regalloc.Bitset) {
-	n := int(max(f.NextReg, 1))
-	nb := len(f.Blocks)
-	words := (n + 63) / 64
-	// One allocation for the four sets of every block.
-	all := make(regalloc.Bitset, 4*nb*words)
-	set := func(k, i int) regalloc.Bitset { o := (k*nb + i) * words; return all[o : o+words : o+words] }
-	in, out = make([]regalloc.Bitset, nb), make([]regalloc.Bitset, nb)
-	use, def := make([]regalloc.Bitset, nb), make([]regalloc.Bitset, nb)
-	succs := make([][]int, nb)
+func liveness(f *ir.Func) *regalloc.BlockLive {
+	ue := regalloc.NewUpwardExposed(int(max(f.NextReg, 1)), len(f.Blocks))
+	succs := make([][]int, len(f.Blocks))
 	for i, b := range f.Blocks {
-		in[i], out[i], use[i], def[i] = set(0, i), set(1, i), set(2, i), set(3, i)
-		u, d := use[i], def[i]
 		for _, ins := range b.Instrs {
-			forEachUse(ins, func(o *ir.Operand) {
-				if r := int(o.Reg); !d.Has(r) {
-					u.Add(r)
-				}
-			})
+			forEachUse(ins, func(o *ir.Operand) { ue.Use(i, int(o.Reg)) })
 			if ins.Dst != 0 {
-				d.Add(int(ins.Dst))
+				ue.Def(i, int(ins.Dst))
 			}
 		}
 		for _, s := range b.Succs() {
 			succs[i] = append(succs[i], s.ID)
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := nb - 1; i >= 0; i-- {
-			for _, s := range succs[i] {
-				out[i].UnionWith(in[s])
-			}
-			// in = use ∪ (out − def)
-			for w := range in[i] {
-				n := use[i][w] | (out[i][w] &^ def[i][w])
-				if n != in[i][w] {
-					in[i][w] = n
-					changed = true
-				}
+	return ue.Solve(func(b int, def func(int)) {
+		for _, ins := range f.Blocks[b].Instrs {
+			if ins.Dst != 0 {
+				def(int(ins.Dst))
 			}
 		}
-	}
-	return in, out
+	}, func(b int) []int { return succs[b] })
 }
 
 // eliminateDeadCode removes side-effect-free instructions whose results are
@@ -64,9 +35,11 @@ func liveness(f *ir.Func) (in, out []regalloc.Bitset) {
 func eliminateDeadCode(f *ir.Func, _ *passCtx) {
 	for changed := true; changed; {
 		changed = false
-		out := liveOut(f)
+		lv := liveness(f)
+		live := regalloc.NewBitset(int(max(f.NextReg, 1)))
 		for i, b := range f.Blocks {
-			live := out[i].Copy()
+			clear(live)
+			lv.AddOut(i, live)
 			kept := make([]*ir.Instr, 0, len(b.Instrs))
 			for j := len(b.Instrs) - 1; j >= 0; j-- {
 				in := b.Instrs[j]

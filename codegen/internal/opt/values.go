@@ -163,10 +163,10 @@ type valueAnalysis struct {
 	consts  map[string]*ir.Global
 	externs map[string]bool
 	zext    regFlags
-	// liveIn are the registers live at each block's start: solve keeps
+	// live knows the registers live at each block's start: solve keeps
 	// only those (and those memory entries name) in a block's state, since
 	// no other register's value is read from it.
-	liveIn []regalloc.Bitset
+	live *regalloc.BlockLive
 }
 
 func newValueAnalysis(f *ir.Func) *valueAnalysis {
@@ -247,7 +247,7 @@ func (va *valueAnalysis) tracked(s *ir.Slot) bool { return s != nil && !va.escap
 
 // solve iterates the transfer functions to a fixpoint.
 func (va *valueAnalysis) solve() {
-	va.liveIn, _ = liveness(va.f)
+	va.live = liveness(va.f)
 	entry := &vstate{}
 	va.in[0] = entry
 	work := []int{0}
@@ -282,10 +282,9 @@ func (va *valueAnalysis) solve() {
 // entryState is a copy of st holding the registers live at block bi's
 // start and those st's memory entries name.
 func (va *valueAnalysis) entryState(st *vstate, bi int) *vstate {
-	live := va.liveIn[bi]
 	n := &vstate{mem: slices.Clone(st.mem)}
 	for _, e := range st.regs {
-		if live.Has(int(e.r)) || st.names(e.r) {
+		if va.live.LiveIn(bi, int(e.r)) || st.names(e.r) {
 			n.regs = append(n.regs, e)
 		}
 	}

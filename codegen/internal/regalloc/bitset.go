@@ -123,6 +123,12 @@ func newLiveSet(b Bitset) liveSet {
 	return s
 }
 
+// reset empties the set.
+func (s liveSet) reset() {
+	s.sum.ForEach(func(i int) { s.words[i] = 0 })
+	clear(s.sum)
+}
+
 // Add adds i.
 func (s liveSet) Add(i int) {
 	s.words.Add(i)

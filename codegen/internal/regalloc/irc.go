@@ -124,11 +124,13 @@ func (a *allocator) build() {
 		a.degree[i] = infDegree
 	}
 	present := NewBitset(n)
-	_, liveOut := Liveness(a.f)
+	lv := Liveness(a.f)
+	live := newLiveSet(NewBitset(n))
 	var moveIdx []int // per block-instruction move ids, built on the fly
 	for bi := range a.f.Blocks {
 		b := &a.f.Blocks[bi]
-		live := newLiveSet(liveOut[bi])
+		live.reset()
+		lv.ForEachOut(bi, live.Add)
 		w := b.Weight
 		if w <= 0 {
 			w = 1

@@ -10,9 +10,10 @@ import (
 // with another register live after it (moves excepted for their source).
 func verify(t *testing.T, f *Func, color []int) {
 	t.Helper()
-	_, out := Liveness(f)
+	lv := Liveness(f)
 	for bi, b := range f.Blocks {
-		live := out[bi].Copy()
+		live := NewBitset(f.N)
+		lv.AddOut(bi, live)
 		for ii := len(b.Insns) - 1; ii >= 0; ii-- {
 			ins := b.Insns[ii]
 			for _, d := range ins.Defs {

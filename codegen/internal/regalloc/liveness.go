@@ -33,41 +33,23 @@ type Func struct {
 }
 
 // Liveness computes the registers live on entry to and exit from each block.
-func Liveness(f *Func) (in, out []Bitset) {
-	nb := len(f.Blocks)
-	in, out = make([]Bitset, nb), make([]Bitset, nb)
-	use, def := make([]Bitset, nb), make([]Bitset, nb)
+func Liveness(f *Func) *BlockLive {
+	ue := NewUpwardExposed(f.N, len(f.Blocks))
 	for i, b := range f.Blocks {
-		in[i], out[i] = NewBitset(f.N), NewBitset(f.N)
-		use[i], def[i] = NewBitset(f.N), NewBitset(f.N)
 		for _, ins := range b.Insns {
 			for _, u := range ins.Uses {
-				if !def[i].Has(u) {
-					use[i].Add(u)
-				}
+				ue.Use(i, u)
 			}
 			for _, d := range ins.Defs {
-				def[i].Add(d)
+				ue.Def(i, d)
 			}
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := nb - 1; i >= 0; i-- {
-			for _, s := range f.Blocks[i].Succs {
-				if out[i].UnionWith(in[s]) {
-					changed = true
-				}
-			}
-			// in = use ∪ (out − def)
-			for w := range in[i] {
-				n := use[i][w] | (out[i][w] &^ def[i][w])
-				if n != in[i][w] {
-					in[i][w] = n
-					changed = true
-				}
+	return ue.Solve(func(b int, def func(r int)) {
+		for _, ins := range f.Blocks[b].Insns {
+			for _, d := range ins.Defs {
+				def(d)
 			}
 		}
-	}
-	return in, out
+	}, func(b int) []int { return f.Blocks[b].Succs })
 }
