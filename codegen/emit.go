@@ -31,6 +31,7 @@ func emitFunc(mf *mfunc, color []int, cpu int, src *sourceCache) (*obj.Func, err
 	for bi := range mf.blocks {
 		blocks[bi] = assignBlock(&mf.blocks[bi], color)
 	}
+	blocks = mergeTails(blocks, threadJumps(blocks))
 	target := threadJumps(blocks)
 	reach := reachable(blocks, target)
 

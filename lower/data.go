@@ -121,7 +121,9 @@ func allZero(b []byte) bool {
 }
 
 // reservedDataSection reports section names a variable may not use: the
-// loaders read them as maps, license, externs or debug information.
+// loaders read them as maps, license, externs or debug information (the
+// exact "license", "version" and "maps" are lowered as such before this;
+// longer names starting so are refused as the ELF writer refuses them).
 func reservedDataSection(sec string) bool {
 	switch sec {
 	case "", ".data", ".rodata", ".bss":
@@ -129,7 +131,7 @@ func reservedDataSection(sec string) bool {
 	case ".text", ".kconfig", ".ksyms", ".symtab", ".strtab", ".shstrtab":
 		return true
 	}
-	for _, p := range []string{".rel", ".BTF", ".debug"} {
+	for _, p := range []string{"license", "version", "maps", ".rel", ".BTF", ".debug"} {
 		if strings.HasPrefix(sec, p) {
 			return true
 		}

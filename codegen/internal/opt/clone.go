@@ -108,7 +108,11 @@ func forEachUse(in *ir.Instr, fn func(o *ir.Operand)) {
 // pure reports whether removing in is safe when its result is unused.
 func pure(in *ir.Instr) bool {
 	switch in.Op {
-	case ir.OpMov, ir.OpALU, ir.OpNeg, ir.OpExt, ir.OpBswap, ir.OpLoad, ir.OpFrameAddr, ir.OpSymAddr, ir.OpMapPtr, ir.OpFuncAddr, ir.OpCore:
+	case ir.OpLoad:
+		// A volatile load happens as written, also when nothing reads
+		// its value (the store it fed may have died).
+		return !in.Volatile
+	case ir.OpMov, ir.OpALU, ir.OpNeg, ir.OpExt, ir.OpBswap, ir.OpFrameAddr, ir.OpSymAddr, ir.OpMapPtr, ir.OpFuncAddr, ir.OpCore:
 		return true
 	}
 	return false

@@ -8,7 +8,7 @@ import (
 
 // Inlining limits, in IR instructions.
 const (
-	inlineSmall = 20  // static functions this small are inlined everywhere
+	inlineSmall = 45  // static functions this small are inlined everywhere
 	inlineOnce  = 200 // static functions called once are inlined up to this size
 	// inlineGlobal: global functions are inlined at their calls up to
 	// this size, about where clang's -O2 threshold (225, at 5 per

@@ -23,6 +23,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	}
 	type key struct {
 		a      ir.Reg
+		slot   *ir.Slot
 		sym    string
 		off    int64
 		size   int
@@ -116,7 +117,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 		kill := func(r ir.Reg) {
 			delete(syms, r)
 			for k, v := range st {
-				if k.a == r && k.sym == "" || v == r {
+				if k.a == r && k.sym == "" && k.slot == nil || v == r {
 					delete(st, k)
 				}
 			}
@@ -124,11 +125,18 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 		for _, in := range b.Instrs {
 			switch in.Op {
 			case ir.OpLoad:
-				if in.Slot != nil || in.A.IsImm || in.Volatile || in.Core != nil {
+				if in.Volatile || in.Core != nil || in.Slot != nil && in.Slot.Volatile || in.Slot == nil && in.A.IsImm {
 					break
 				}
-				k := key{canon(in.A.Reg), "", in.Off, in.Size, in.Signed, in.Space}
-				if so, ok := syms[in.A.Reg]; ok {
+				var k key
+				if in.Slot != nil {
+					// A stack object a helper filled: propagateValues
+					// knows nothing of its bytes.
+					k = key{slot: in.Slot, off: in.Off, size: in.Size, signed: in.Signed, space: in.Space}
+				} else {
+					k = key{canon(in.A.Reg), nil, "", in.Off, in.Size, in.Signed, in.Space}
+				}
+				if so, ok := syms[in.A.Reg]; ok && in.Slot == nil {
 					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
 				}
 				if r, ok := st[k]; ok && r != in.Dst {
@@ -137,7 +145,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					continue
 				}
 				kill(in.Dst)
-				if in.Dst != in.A.Reg || k.sym != "" {
+				if in.Dst != in.A.Reg || k.sym != "" || k.slot != nil {
 					st[k] = in.Dst
 				}
 				continue
@@ -148,6 +156,12 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 			case ir.OpStore:
 				if in.Slot == nil {
 					clear(st)
+					break
+				}
+				for k := range st {
+					if k.slot == in.Slot || k.slot == nil && k.space == ir.SpaceStack {
+						delete(st, k)
+					}
 				}
 			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:
 				clear(st)

@@ -70,7 +70,7 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 			continue
 		case u > 0:
 			maxTrips, maxInstrs = min(int(u), maxPragmaTrips), maxPragmaInstrs
-		case !auto || exits(l) > 1 && readsVolatile(l):
+		case !auto || exits(l) > 1 && (readsVolatile(l) || callsHelper(l)):
 			continue
 		}
 		if va == nil {
@@ -116,6 +116,20 @@ func exits(l *natLoop) int {
 		}
 	}
 	return n
+}
+
+// callsHelper reports whether l calls a helper: a copy of a loop that can
+// leave early on what the helper gave folds nothing (a walk of a kernel
+// list with bpf_probe_read_kernel), so it is left a loop, as clang leaves it.
+func callsHelper(l *natLoop) bool {
+	for _, b := range l.body {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpCall {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func readsVolatile(l *natLoop) bool {
