@@ -162,6 +162,35 @@ char LICENSE[] SEC("license") = "GPL";
 	}
 }
 
+// btf_decl_tag attributes on a function definition, before or after its
+// declarator, become its FUNC's tags in source order, as clang emits them
+// (libbpf's __exception_cb names the exception callback with one).
+func TestFuncDeclTags(t *testing.T) {
+	src := `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+__attribute__((noinline)) __attribute__((btf_decl_tag("a"))) __attribute__((btf_decl_tag("b"))) int helper(int x) { return x + 1; }
+static __attribute__((noinline)) int after(int x) __attribute__((btf_decl_tag("c"), btf_decl_tag("d"))) { return x * 3; }
+__attribute__((btf_decl_tag("exception_callback:helper"))) SEC("socket") int p(struct __sk_buff *skb) { return helper(skb->len) + after(skb->len); }
+char LICENSE[] SEC("license") = "GPL";
+`
+	res, err := Compile("ftags.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"p": {"exception_callback:helper"}, "helper": {"a", "b"}, "after": {"c", "d"}}
+	got := map[string][]string{}
+	for _, ins := range res.Spec.Programs["p"].Instructions {
+		if fn := btf.FuncMetadata(&ins); fn != nil {
+			got[fn.Name] = fn.Tags
+		}
+	}
+	for name, tags := range want {
+		if !slices.Equal(got[name], tags) {
+			t.Errorf("FUNC %s tags = %q, want %q", name, got[name], tags)
+		}
+	}
+}
+
 // __weak externs and typed __ksym variables compile as clang emits them
 // (undefined symbols, weak where asked); cilium/ebpf cannot read such an
 // object, so Spec is nil and a warning says so.

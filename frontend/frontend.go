@@ -117,40 +117,46 @@ func Parse(path string, opts Options) (*Unit, error) {
 		sfs.pruned = &pruned
 	}
 	cfg.FS = sfs
-	ast, err := translate(cfg, sources)
-	if err != nil && pruned {
-		// What pruning removed was needed after all: the whole header.
-		sfs.vmlinux, sfs.pruned = nil, nil
-		headerRegions = headerRegions[:0]
-		cfg.FS = sfs
-		prag = newPragmas()
-		cfg.PragmaHandler = prag.handle
+	// attempt translates, then retries the constructs cc refuses but bpfcc
+	// can rewrite; each try starts with no regions or pragmas collected.
+	attempt := func() (ast *cc.AST, err error, split map[token.Position]string, late map[*cc.StaticAssertDeclaration]lateAssert) {
+		fresh := func() {
+			headerRegions = headerRegions[:0]
+			prag = newPragmas()
+			cfg.PragmaHandler = prag.handle
+		}
+		fresh()
 		ast, err = translate(cfg, sources)
-	}
-	var split map[token.Position]string
-	if err != nil {
-		if at, ok := wideBitFields(err); ok {
-			if ast2, ok := translateSplit(cfg, sources, path, at); ok {
-				ast, err, split = ast2, nil, at
+		if err != nil {
+			if at, ok := wideBitFields(err); ok {
+				fresh()
+				if ast2, ok := translateSplit(cfg, sources, path, at); ok {
+					ast, err, split = ast2, nil, at
+				}
 			}
 		}
-	}
-	if err != nil && strings.Contains(err.Error(), fnAttrsError) {
-		headerRegions = headerRegions[:0]
-		prag = newPragmas()
-		cfg.PragmaHandler = prag.handle
-		if ast2, ok := translateMovedAttrs(cfg, sources, path); ok {
-			ast, err = ast2, nil
+		if err != nil && strings.Contains(err.Error(), fnAttrsError) {
+			fresh()
+			if ast2, ok := translateMovedAttrs(cfg, sources, path); ok {
+				ast, err = ast2, nil
+			}
 		}
-	}
-	var late map[*cc.StaticAssertDeclaration]lateAssert
-	if err != nil && onlyAssertFailures(err) {
-		headerRegions = headerRegions[:0]
-		prag = newPragmas()
-		cfg.PragmaHandler = prag.handle
-		if ast2, l, ok := translateLateAsserts(cfg, sources); ok {
-			ast, err, late = ast2, nil, l
+		if err != nil && onlyAssertFailures(err) {
+			fresh()
+			if ast2, l, ok := translateLateAsserts(cfg, sources); ok {
+				ast, err, late = ast2, nil, l
+			}
 		}
+		return ast, err, split, late
+	}
+	ast, err, split, late := attempt()
+	if err != nil && pruned {
+		// What pruning removed was needed after all: the whole header.
+		// Not before the rewrites above had their try: a file they
+		// recover would otherwise parse all of vmlinux.h up to four times.
+		sfs.vmlinux, sfs.pruned = nil, nil
+		cfg.FS = sfs
+		ast, err, split, late = attempt()
 	}
 	if err != nil {
 		var fe frontEndFailure

@@ -3,10 +3,13 @@ package frontend
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"modernc.org/cc/v4"
 )
 
 const miniVmlinux = `#ifndef __VMLINUX_H__
@@ -120,5 +123,47 @@ func TestScanIdentsMatchesRegexp(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%q: got %q, want %q", src, got, want)
 		}
+	}
+}
+
+// A file cc refuses for a reason bpfcc rewrites (here an assertion on
+// __builtin_constant_p of a const local) is retried with the pruned
+// header: the whole vmlinux.h is parsed only when pruning caused the
+// failure. files_struct, which the program never names, stays undefined.
+func TestPruneVmlinuxKeptForLateAsserts(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "vmlinux.h"), []byte(miniVmlinux), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `#include "vmlinux.h"
+int f(struct task_struct *t) {
+	const int n = 4;
+	_Static_assert(__builtin_constant_p(n), "n is constant");
+	return t->pid + n;
+}
+`
+	path := filepath.Join(dir, "prog.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u, err := Parse(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.lateAsserts) != 1 {
+		t.Fatalf("got %d assertions left to lower, want 1", len(u.lateAsserts))
+	}
+	defined := map[string]bool{}
+	walkCC(reflect.ValueOf(u.AST.TranslationUnit), func(n any) bool {
+		if s, ok := n.(*cc.StructOrUnionSpecifier); ok && s.Case == cc.StructOrUnionSpecifierDef {
+			defined[s.Token.SrcStr()] = true
+		}
+		return true
+	})
+	if !defined["task_struct"] {
+		t.Fatalf("task_struct not defined; defined: %v", defined)
+	}
+	if defined["files_struct"] {
+		t.Errorf("files_struct defined: the retry parsed the whole header")
 	}
 }

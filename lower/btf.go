@@ -306,6 +306,22 @@ func (c *btfConv) funcBTF(name string, ft *cc.FunctionType, static bool, d *cc.D
 	return fn
 }
 
+// funcTags are the btf_decl_tags of a function definition itself, in
+// source order (libbpf's __exception_cb names a program's exception
+// callback with one). They are read from the declaration specifiers'
+// syntax, where an attribute after the declarator is moved too: cc's
+// attribute set keeps one value per attribute name.
+func funcTags(def *cc.FunctionDefinition) []string {
+	var tags []string
+	for ds := def.DeclarationSpecifiers; ds != nil; ds = ds.DeclarationSpecifiers {
+		tags = append(tags, declTags(nil, ds.AttributeSpecifierList)...)
+	}
+	if len(tags) == 0 {
+		tags = declTags(def.Declarator.Type().Attributes(), nil)
+	}
+	return tags
+}
+
 // paramDecls lists the parameter declarations of function declarator d.
 func paramDecls(d *cc.Declarator) []*cc.ParameterDeclaration {
 	var out []*cc.ParameterDeclaration

@@ -172,6 +172,9 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *bind.HandlerSite) {
 		enumOps: map[cc.ExpressionNode]bool{},
 	}
 	fi.f.BTF = l.btf.funcBTF(fi.name, ft, fi.f.Static, fi.decl)
+	if fi.def != nil {
+		fi.f.BTF.Tags = funcTags(fi.def)
+	}
 	fl.b = fl.f.NewBlock()
 	if isAggregate(ft.Result()) {
 		fl.sret = fl.f.NewReg()
