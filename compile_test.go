@@ -191,6 +191,37 @@ char LICENSE[] SEC("license") = "GPL";
 	}
 }
 
+// btf_decl_tag attributes on a struct definition and on a typedef become
+// their STRUCT's and TYPEDEF's decl tags, as clang emits them.
+func TestRecordAndTypedefDeclTags(t *testing.T) {
+	src := `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct key_t { int a; int b; } __attribute__((btf_decl_tag("s1"))) __attribute__((btf_decl_tag("s2")));
+typedef struct { int c; } value_t __attribute__((btf_decl_tag("t1")));
+struct { __uint(type, BPF_MAP_TYPE_HASH); __type(key, struct key_t); __type(value, value_t); __uint(max_entries, 4); } m SEC(".maps");
+SEC("socket") int p(struct __sk_buff *skb) { struct key_t k = {skb->len, 0}; value_t *v = bpf_map_lookup_elem(&m, &k); return v ? v->c : 0; }
+char LICENSE[] SEC("license") = "GPL";
+`
+	res, err := Compile("rtags.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s *btf.Struct
+	if err := res.Spec.Types.TypeByName("key_t", &s); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Tags, []string{"s1", "s2"}) {
+		t.Errorf("struct key_t tags = %q", s.Tags)
+	}
+	var td *btf.Typedef
+	if err := res.Spec.Types.TypeByName("value_t", &td); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(td.Tags, []string{"t1"}) {
+		t.Errorf("typedef value_t tags = %q", td.Tags)
+	}
+}
+
 // __weak externs and typed __ksym variables compile as clang emits them
 // (undefined symbols, weak where asked); cilium/ebpf cannot read such an
 // object, so Spec is nil and a warning says so.

@@ -24,8 +24,10 @@ type btfConv struct {
 	// splitBits is lowerer.splitBits: the declared width of a bit-field
 	// the front end split, else 0.
 	splitBits func(*cc.Field) int64
-	// memberTags are the btf_decl_tags of struct members (fileMemberTags).
-	memberTags map[*cc.Declarator][]string
+	// memberTags are the btf_decl_tags of struct members, recordTags those
+	// of structs and unions by their first member and of typedefs
+	// (fileMemberTags).
+	memberTags, recordTags map[*cc.Declarator][]string
 }
 
 func newBTFConv() *btfConv {
@@ -50,7 +52,7 @@ func (c *btfConv) typ(t cc.Type) btf.Type {
 		if bt, ok := c.typedef[td]; ok {
 			return bt
 		}
-		x := &btf.Typedef{Name: td.Name()}
+		x := &btf.Typedef{Name: td.Name(), Tags: c.recordTags[td]}
 		c.typedef[td] = x
 		x.Type = c.bare(t)
 		return x
@@ -195,11 +197,15 @@ func (c *btfConv) record(t cc.Type) btf.Type {
 		c.cache[t] = f
 		return f
 	}
+	var tags []string
+	if f0 != nil && f0.Declarator() != nil {
+		tags = c.recordTags[f0.Declarator()]
+	}
 	if t.Kind() == cc.Union {
-		u := &btf.Union{Name: name, Size: size}
+		u := &btf.Union{Name: name, Size: size, Tags: tags}
 		members, out = &u.Members, u
 	} else {
-		s := &btf.Struct{Name: name, Size: size}
+		s := &btf.Struct{Name: name, Size: size, Tags: tags}
 		members, out = &s.Members, s
 	}
 	c.cache[t] = out
@@ -341,12 +347,14 @@ func paramDecls(d *cc.Declarator) []*cc.ParameterDeclaration {
 
 // fileMemberTags returns the btf_decl_tag attributes written after struct
 // and union member declarators (`__u64 frames[32] BPFCC_USTACK;`), by
-// member declarator, for the structs and unions defined at file scope
-// (nested definitions included). cc checks such attributes but keeps only
+// member declarator, and those of the structs and unions themselves
+// (`struct s {...} __tag;`) by first member declarator and of typedefs
+// (`typedef struct {...} t __tag;`) by their declarator, for the structs,
+// unions and typedefs defined at file scope (nested definitions included). cc checks such attributes but keeps only
 // aligned and packed, so they are read from the syntax tree; the walk
 // visits declaration specifiers only, never expressions or bodies.
-func fileMemberTags(tu *cc.TranslationUnit) map[*cc.Declarator][]string {
-	out := map[*cc.Declarator][]string{}
+func fileMemberTags(tu *cc.TranslationUnit) (members, records map[*cc.Declarator][]string) {
+	out, recs := map[*cc.Declarator][]string{}, map[*cc.Declarator][]string{}
 	for n := tu; n != nil; n = n.TranslationUnit {
 		ed := n.ExternalDeclaration
 		if ed == nil || ed.Case != cc.ExternalDeclarationDecl || ed.Declaration == nil {
@@ -354,14 +362,26 @@ func fileMemberTags(tu *cc.TranslationUnit) map[*cc.Declarator][]string {
 		}
 		for ds := ed.Declaration.DeclarationSpecifiers; ds != nil; ds = ds.DeclarationSpecifiers {
 			if ts := ds.TypeSpecifier; ts != nil && ts.StructOrUnionSpecifier != nil {
-				structMemberTags(ts.StructOrUnionSpecifier, out)
+				structMemberTags(ts.StructOrUnionSpecifier, out, recs)
+			}
+		}
+		for l := ed.Declaration.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+			if id := l.InitDeclarator; id != nil && id.Declarator != nil && id.Declarator.IsTypename() {
+				if tags := declTags(nil, id.AttributeSpecifierList); len(tags) > 0 {
+					recs[id.Declarator] = tags
+				}
 			}
 		}
 	}
-	return out
+	return out, recs
 }
 
-func structMemberTags(s *cc.StructOrUnionSpecifier, out map[*cc.Declarator][]string) {
+func structMemberTags(s *cc.StructOrUnionSpecifier, out, recs map[*cc.Declarator][]string) {
+	if tags := append(declTags(nil, s.AttributeSpecifierList), declTags(nil, s.AttributeSpecifierList2)...); len(tags) > 0 {
+		if first := firstMember(s); first != nil {
+			recs[first] = tags
+		}
+	}
 	for l := s.StructDeclarationList; l != nil; l = l.StructDeclarationList {
 		sd := l.StructDeclaration
 		if sd == nil {
@@ -369,7 +389,7 @@ func structMemberTags(s *cc.StructOrUnionSpecifier, out map[*cc.Declarator][]str
 		}
 		for sq := sd.SpecifierQualifierList; sq != nil; sq = sq.SpecifierQualifierList {
 			if ts := sq.TypeSpecifier; ts != nil && ts.StructOrUnionSpecifier != nil {
-				structMemberTags(ts.StructOrUnionSpecifier, out)
+				structMemberTags(ts.StructOrUnionSpecifier, out, recs)
 			}
 		}
 		tags := declTags(nil, sd.AttributeSpecifierList)
@@ -388,4 +408,15 @@ func structMemberTags(s *cc.StructOrUnionSpecifier, out map[*cc.Declarator][]str
 			out[last] = tags
 		}
 	}
+}
+
+// firstMember is the declarator of a record definition's first member, by
+// which cc's record type is found again; nil when it has none.
+func firstMember(s *cc.StructOrUnionSpecifier) *cc.Declarator {
+	if l := s.StructDeclarationList; l != nil && l.StructDeclaration != nil {
+		if dl := l.StructDeclaration.StructDeclaratorList; dl != nil && dl.StructDeclarator != nil {
+			return dl.StructDeclarator.Declarator
+		}
+	}
+	return nil
 }

@@ -72,7 +72,7 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 		linkerExterns: map[*cc.Declarator]*cc.InitDeclarator{},
 	}
 	l.btf.splitBits = l.splitBits
-	l.btf.memberTags = fileMemberTags(l.u.AST.TranslationUnit)
+	l.btf.memberTags, l.btf.recordTags = fileMemberTags(l.u.AST.TranslationUnit)
 	return l
 }
 
