@@ -78,6 +78,10 @@ type Options struct {
 	// NoListing leaves Result.Listing empty: the command builds the
 	// listing only for -S.
 	NoListing bool
+	// NoSpec leaves Result.Spec nil: the command parses its object with
+	// cilium/ebpf only for --load (the parse copies every data section:
+	// 16 MB for a 16 MB .bss), and a plain compile only writes it.
+	NoSpec bool
 	// DumpIR, when non-nil, receives the IR module after lowering.
 	DumpIR func(*ir.Module)
 	// AfterPass, when non-nil, sees the IR after each optimiser pass
@@ -163,7 +167,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, inputOrInternal(err)
 	}
 	stage = "ELF writer"
-	res, err = write(path, o, opts.NoListing)
+	res, err = write(path, o, opts.NoListing, opts.NoSpec)
 	if err != nil {
 		return nil, err
 	}
@@ -176,13 +180,20 @@ func Compile(path string, opts Options) (res *Result, err error) {
 }
 
 // write turns o into the ELF object, and that into the spec cilium/ebpf
-// loads, with a warning for the objects only libbpf reads.
-func write(path string, o *obj.Object, noListing bool) (*Result, error) {
+// loads, with a warning for the objects only libbpf reads. With noSpec the
+// object is parsed only when it may be one of those, for the warning.
+func write(path string, o *obj.Object, noListing, noSpec bool) (*Result, error) {
 	elf, err := codegen.ELF(o)
 	if err != nil {
 		return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
 	}
 	res := &Result{Object: elf}
+	if !noListing {
+		res.Listing = codegen.Listing(o)
+	}
+	if noSpec && ciliumCannotRead(o) == "" {
+		return res, nil
+	}
 	res.Spec, err = ebpf.LoadCollectionSpecFromReader(bytes.NewReader(elf))
 	switch {
 	case err != nil && ciliumCannotRead(o) != "":
@@ -192,9 +203,6 @@ func write(path string, o *obj.Object, noListing bool) (*Result, error) {
 			Msg: ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"}}
 	case err != nil:
 		return nil, fmt.Errorf("%w: the object bpfcc wrote does not parse: %v", ErrInternal, err)
-	}
-	if !noListing {
-		res.Listing = codegen.Listing(o)
 	}
 	return res, nil
 }

@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -201,6 +202,39 @@ char _license[] __attribute__((section("license"))) = "GPL";
 	}
 	if s := f.Section(".bss.A"); s == nil || s.Type != elf.SHT_NOBITS {
 		t.Errorf(".bss.A: %+v, want NOBITS", s)
+	}
+}
+
+// A large zero-initialised global costs no memory in a plain compile: its
+// .bss has no contents to build, and with NoSpec the object is not parsed
+// back (cilium/ebpf's parse copies every data section, .bss included).
+// test_skeleton.c's 16 MB array made it the slowest real-world file.
+func TestLargeBSSAllocatesNothing(t *testing.T) {
+	const size = 64 << 20
+	src := fmt.Sprintf(`
+char big[%d];
+__attribute__((section("socket"))) int p(void *ctx) { return big[12345]; }
+char _license[] __attribute__((section("license"))) = "GPL";
+`, size)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := Compile("bss.c", Options{Source: []byte(src), NoSpec: true, NoListing: true})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > size/2 {
+		t.Errorf("compile allocated %d MB for a %d MB .bss array; want well under its size", got>>20, size>>20)
+	}
+	if res.Spec != nil {
+		t.Error("NoSpec: the result has a spec")
+	}
+	f, err := elf.NewFile(bytes.NewReader(res.Object))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Section(".bss"); s == nil || s.Type != elf.SHT_NOBITS || s.Size != size {
+		t.Errorf(".bss: %+v, want NOBITS of %d bytes", s, size)
 	}
 }
 

@@ -30,8 +30,11 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 		l.errorf(d, "variable %q is %d bytes; bpfcc limits global data to %d bytes (it lives in one map value, loaded into the kernel)", d.Name(), size, MaxGlobalSize)
 		return
 	}
-	img := &dataImage{buf: make([]byte, size)}
+	// Without an initializer the contents are zeros, allocated only if the
+	// variable lands outside .bss (a 16 MB .bss array costs nothing).
+	img := &dataImage{}
 	if id.Initializer != nil {
+		img.buf = make([]byte, size)
 		l.constInit(img, 0, t, id.Initializer)
 	}
 	buf := img.buf
@@ -74,6 +77,9 @@ func (l *lowerer) dataVar(d *cc.Declarator, id *cc.InitDeclarator, name string, 
 		g.Align = max(g.Align, int(a.Aligned()))
 	}
 	if !isBSSSection(sec) {
+		if buf == nil {
+			buf = make([]byte, size)
+		}
 		g.Init, g.Relocs = buf, img.relocs
 	}
 	gl := &global{name: name, typ: t, g: g}

@@ -131,7 +131,7 @@ func (c *config) compileOptions() bpfcc.Options {
 		IncludeDirs: c.incDirs, Defines: c.defines, Undefines: c.undefs,
 		OptLevel: bpfcc.Opt(c.opt), NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
-		NoListing: !c.listing,
+		NoListing: !c.listing, NoSpec: !c.load,
 	}
 	if !c.noCache {
 		o.CacheDir = hcache.DefaultDir()
