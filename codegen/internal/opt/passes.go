@@ -87,6 +87,7 @@ var passes = []pass{
 	{name: "unsign", fn: unsignLoads},
 	{name: "bittest", fn: testBits},
 	{name: "symaddrs", fn: reuseSymAddrs},
+	{name: "cse", fn: reuseValues},
 	{name: "dce2", fn: eliminateDeadCode},
 	{name: "merge", fn: mergeStores},
 	{name: "cfg2", fn: simplifyCFG},
