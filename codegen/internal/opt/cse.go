@@ -15,9 +15,16 @@ import (
 // recomputation starts again without bounds (test_cls_redirect.c's
 // `(ip->ihl - 5) * 4` after `ip->ihl <= 5` was tested on another copy).
 //
+// A global's address is available at every offset: sym+8 where sym+0 is
+// in r becomes r + 8, which addrs2 folds into the loads and stores that
+// use it (an ld_imm64, two instruction slots, per field or element of a
+// global otherwise; a compare loop over a global string unrolled 16 times
+// pays it 16 times).
+//
 // Calls end availability, as in reuseSymAddrs: keeping a value across one
 // would take one of the four callee-saved registers.
 func reuseValues(f *ir.Func, c *passCtx) {
+	splitSymAddrs(f, c)
 	renumber(f)
 	n := len(f.Blocks)
 	// seq numbers the instructions in block order: an available value's
@@ -33,6 +40,9 @@ func reuseValues(f *ir.Func, c *passCtx) {
 	queued := make([]bool, n)
 	queued[0] = true
 	st := newAvailSet()
+	if c != nil {
+		st.externs = c.externs
+	}
 	for len(work) > 0 {
 		bi := work[0]
 		work = work[1:]
@@ -81,6 +91,13 @@ func reuseValues(f *ir.Func, c *passCtx) {
 // Values tested and used near each other are what the verifier needs.
 const maxAcrossEdge = 32
 
+// maxSymAge bounds, in instructions since its last use, how long a
+// global's address stays available: the base of its other offsets lives
+// in a register meanwhile, and with no rematerialisation in register
+// allocation a long-lived one costs spills in a function under pressure
+// (spill_sharing.c: 737 -> 796 instructions without a bound, 754 with).
+const maxSymAge = 32
+
 // exprKey names a pure computation by its operation and operands (operand
 // registers replaced by the register they are copies of).
 type exprKey struct {
@@ -90,6 +107,8 @@ type exprKey struct {
 	signed bool
 	bits   uint8
 	a, b   ir.Operand
+	// sym names the global of an OpSymAddr; its offset is held.off.
+	sym string
 }
 
 // mentions reports whether k reads r.
@@ -98,10 +117,11 @@ func (k exprKey) mentions(r ir.Reg) bool {
 }
 
 // held is a register holding a value, and the seq of the instruction
-// that put it there.
+// that put it there; off is the offset of a global's address in r.
 type held struct {
 	r   ir.Reg
 	seq int
+	off int64
 }
 
 // availEntry is one fact of an availList: expression key is in register
@@ -120,7 +140,7 @@ func (l availList) meet(o availList) (availList, bool) {
 	kept := l[:0]
 	for _, e := range l {
 		i := slices.IndexFunc(o, func(x availEntry) bool { return x.key == e.key && x.copy == e.copy })
-		if i < 0 || o[i].h.r != e.h.r {
+		if i < 0 || o[i].h.r != e.h.r || o[i].h.off != e.h.off {
 			continue
 		}
 		e.h.seq = max(e.h.seq, o[i].h.seq) // the same on every path: the newest age
@@ -138,6 +158,9 @@ type availSet struct {
 	// a definition kills them without a scan; entries may be stale.
 	users map[ir.Reg][]exprKey
 	reps  map[ir.Reg][]ir.Reg
+	// externs are the globals the loader places (passCtx.externs):
+	// their addresses are not offsets of one another.
+	externs map[string]bool
 }
 
 func newAvailSet() *availSet {
@@ -209,7 +232,9 @@ func (s *availSet) clear() {
 	if len(s.exprs)+len(s.copies) > 4*maxAcrossEdge {
 		// clear costs a map's capacity: after a long block, start afresh
 		// rather than pay that capacity at every later block.
+		ext := s.externs
 		*s = *newAvailSet()
+		s.externs = ext
 		return
 	}
 	clear(s.exprs)
@@ -241,6 +266,8 @@ func (s *availSet) key(ins *ir.Instr) (exprKey, bool) {
 		return exprKey{op: ins.Op, w32: ins.W32, a: s.canon(ins.A)}, true
 	case ir.OpExt, ir.OpBswap:
 		return exprKey{op: ins.Op, bits: uint8(ins.Bits), signed: ins.Signed, a: s.canon(ins.A)}, true
+	case ir.OpSymAddr:
+		return exprKey{op: ins.Op, sym: ins.Sym}, !s.externs[ins.Sym]
 	}
 	return exprKey{}, false
 }
@@ -273,21 +300,73 @@ func (s *availSet) transfer(ins *ir.Instr, seq int, rewrite bool) bool {
 		mov = s.canon(ins.A).Reg
 	}
 	if isExpr {
-		if h, ok := s.exprs[k]; ok && h.r != d {
+		if h, ok := s.exprs[k]; ok && h.r != d && (k.op != ir.OpSymAddr || seq-h.seq <= maxSymAge && ins.Off-h.off == int64(int32(ins.Off-h.off))) {
+			if delta := ins.Off - h.off; k.op == ir.OpSymAddr && delta != 0 {
+				// Another offset of the same global: r + delta, the base
+				// staying the one available register.
+				if rewrite {
+					*ins = ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: d, A: ir.R(h.r), B: ir.Imm(delta), Pos: ins.Pos, Note: ins.Note}
+				}
+				s.kill(d)
+				h.seq = seq
+				s.exprs[k] = h
+				return rewrite
+			}
 			if rewrite {
 				*ins = ir.Instr{Op: ir.OpMov, Dst: d, A: ir.R(h.r), Pos: ins.Pos, Note: ins.Note}
 			}
 			s.kill(d)
-			s.addCopy(d, held{h.r, seq})
+			s.addCopy(d, held{r: h.r, seq: seq})
+			if k.op == ir.OpSymAddr {
+				h.seq = seq
+				s.exprs[k] = h
+			}
 			return rewrite
 		}
 	}
 	s.kill(d)
 	switch {
 	case isExpr && !k.mentions(d):
-		s.addExpr(k, held{d, seq})
+		s.addExpr(k, held{r: d, seq: seq, off: ins.Off})
 	case mov != 0 && mov != d:
-		s.addCopy(d, held{mov, seq})
+		s.addCopy(d, held{r: mov, seq: seq})
 	}
 	return false
+}
+
+// splitSymAddrs gives each address of a global used at two or more
+// offsets a register of its own, copied into the one the code assigns: an
+// unrolled loop reassigns one register with sym+0, sym+1, ..., and cse can
+// only keep sym+0 available as the base of the others when nothing
+// overwrites it.
+func splitSymAddrs(f *ir.Func, c *passCtx) {
+	offs := map[string]int64{}
+	multi := map[string]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != ir.OpSymAddr || c != nil && c.externs[in.Sym] {
+				continue
+			}
+			if o, ok := offs[in.Sym]; ok && o != in.Off {
+				multi[in.Sym] = true
+			}
+			offs[in.Sym] = in.Off
+		}
+	}
+	if len(multi) == 0 {
+		return
+	}
+	defs := defCounts(f)
+	for _, b := range f.Blocks {
+		for i := 0; i < len(b.Instrs); i++ {
+			in := b.Instrs[i]
+			if in.Op != ir.OpSymAddr || !multi[in.Sym] || defs[in.Dst] == 1 {
+				continue
+			}
+			r := f.NewReg()
+			b.Instrs = slices.Insert(b.Instrs, i+1, &ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(r), Pos: in.Pos})
+			in.Dst = r
+			i++
+		}
+	}
 }
