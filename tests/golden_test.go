@@ -5,6 +5,7 @@ import (
 	"github.com/bpfcc/bpfcc/internal/filecheck"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -89,9 +90,12 @@ func checkObjectSums(t *testing.T, sums *objsums.Sums, all bool) {
 }
 
 // checkASM applies a program's ASM: and CHECK directives to a listing.
+// CHECK lines see the listing without its source-line annotations
+// ("; NAME.c:LINE: text"), so CHECK-NEXT means the next instruction (or
+// the next helper-name or CO-RE annotation) whatever statement it is in.
 func checkASM(t *testing.T, p *program, listing string) {
 	t.Helper()
-	for _, err := range filecheck.Match(listing, p.Checks) {
+	for _, err := range filecheck.Match(sourceLineRE.ReplaceAllString(listing, ""), p.Checks) {
 		t.Errorf("%s:%v", p.Path, err)
 	}
 	for _, a := range p.ASM {
@@ -104,6 +108,10 @@ func checkASM(t *testing.T, p *program, listing string) {
 		}
 	}
 }
+
+// sourceLineRE matches a listing's source-line annotations, newline
+// included.
+var sourceLineRE = regexp.MustCompile(`(?m)^; [^ :]+:[0-9]+:.*\n`)
 
 // lineDiff shows the first differing lines of two texts with context.
 func lineDiff(want, got string) string {
