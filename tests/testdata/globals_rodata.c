@@ -28,3 +28,8 @@ int globals_rodata(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: = squares ll
+// CHECK: = squares ll
+// CHECK: [[P:r[0-9]]] = tunable ll
+// CHECK-NEXT: = *(u32 *)([[P]] + 0)
