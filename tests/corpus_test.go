@@ -40,9 +40,13 @@ type program struct {
 	ASM    []asmCheck
 	// Checks are CHECK/CHECK-NEXT/... directives (package filecheck)
 	// matched against the listing in order.
-	Checks    []filecheck.Directive
-	NonDet    map[string]bool
-	NoBPFTool string // CLANG-BPFTOOL: skip REASON
+	Checks []filecheck.Directive
+	// WholeListing (LISTING: whole REASON) opts the program into having its
+	// whole -S listing compared with testdata/NAME.golden; REASON says why
+	// the whole is the point.
+	WholeListing string
+	NonDet       map[string]bool
+	NoBPFTool    string // CLANG-BPFTOOL: skip REASON
 	// NoClangCilium (CLANG-CILIUM: skip REASON) marks programs whose clang
 	// object cilium/ebpf cannot parse, while bpfcc's object it can.
 	NoClangCilium string
@@ -291,6 +295,12 @@ func parseProgram(path string, src []byte) (*program, error) {
 				return nil, bad("want skip REASON")
 			}
 			p.NoClangCilium = reason
+		case "LISTING":
+			reason, ok := strings.CutPrefix(arg, "whole ")
+			if !ok || strings.TrimSpace(reason) == "" {
+				return nil, bad("want whole REASON (why the whole listing is the point)")
+			}
+			p.WholeListing = strings.TrimSpace(reason)
 		case "BPFCC-XFAIL":
 			p.XFail = arg
 		case "CLANG-REJECTS":

@@ -14,9 +14,22 @@
 //	// EXPECT-MAP: MAP key=K value=V      (value=absent: no such key)
 //	// EXPECT-VAR: NAME=V                 (a global in .data/.bss/.rodata)
 //	// ASM: "text"   / ASM: -"text"       (the -S listing must / must not contain text)
+//	// CHECK: P, CHECK-NEXT: P, ...       (lines of the -S listing, package filecheck)
+//	// LISTING: whole REASON              (the whole -S listing is testdata/NAME.golden)
 //	// NONDET: NAME                       (map or variable the differential test ignores)
 //	// CLANG-BPFTOOL: skip REASON          (clang's object is not expected to load with libbpf)
 //	// CLANG-CILIUM: skip REASON           (cilium/ebpf cannot parse clang's object; not run or compared)
+//
+// Every program says what its listing must show (TestGolden): CHECK,
+// CHECK-NEXT, CHECK-SAME, CHECK-NOT and CHECK-EMPTY lines, in the manner of
+// LLVM's FileCheck, pin the instructions that show the behaviour the
+// program tests ({{RE}} and [[VAR:RE]]/[[VAR]] for registers and offsets
+// that do not matter); they see the listing without its "; NAME.c:LINE:"
+// source annotations, and they go at the end of the file, after the code,
+// so that adding them moves no line of code (and changes no object). Only a
+// program whose whole listing is the point says LISTING: whole with its
+// reason and has a testdata/NAME.golden; any other .golden fails the test.
+// Object identity is held by testdata/objects.sha256.
 //
 // Every PACKET line starts a new run of the program against the same loaded
 // collection; EXPECT lines apply to the run they follow (lines before the first

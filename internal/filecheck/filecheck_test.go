@@ -29,6 +29,16 @@ func TestMatch(t *testing.T) {
 		{"; CHECK: exit\n; CHECK: r0", []string{"CHECK: r0: no match after line 5"}},
 		{"; CHECK: prog:\n; CHECK-SAME: section socket\n; CHECK-SAME: socket", []string{"not in the rest of line 1"}},
 		{"; CHECK-NOT: goto", []string{"CHECK-NOT: goto: matched line 4"}},
+		// Variables.
+		{"; CHECK: [[R:r[0-9]]] = *(u32 *)\n; CHECK-NEXT: if [[R]] > 5", nil},
+		{"; CHECK: [[R:r[0-9]]] = 1\n; CHECK: if [[R]] > 5", []string{"CHECK: if [[R]] > 5: no match after line 2"}},
+		{"; CHECK: [[R:r[0-9]]] = 1\n; CHECK-NOT: [[R]] =\n; CHECK: exit", nil},
+		{"; CHECK: r0 = [[N:[0-9]+]]\n; CHECK-NOT: r0 = [[N]]", nil},
+		{"; CHECK: [[X:r[0-9]]] = *(u32\n; CHECK-NOT: if [[X]]", []string{"CHECK-NOT: if [[X]]: matched line 4"}},
+		{"; CHECK: if r1 > [[N:[0-9]]]\n; CHECK-SAME: goto +[[M:[0-9]]]\n; CHECK: exit\n; CHECK-NOT: r0 = [[M]]", nil},
+		{"; CHECK: prog: (section [[S:[a-z]+]],\n; CHECK: [[S]]", []string{"CHECK: [[S]]: no match after line 1"}},
+		{"; CHECK: r1 = [[U]]", []string{"variable U is not bound"}},
+		{"; CHECK: [[A:r[0-9]]] = [[B:[0-9]]]\n; CHECK-NEXT: = [[B]]", []string{"CHECK-NEXT: = [[B]]: line 3 is"}},
 	} {
 		ds, err := Parse(tc.checks)
 		if err != nil {
@@ -48,7 +58,8 @@ func TestMatch(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, s := range []string{"; CHECK:", "; CHECK: {{[a-", "; CHECK-EMPTY: x", "; CHECK: {{x"} {
+	for _, s := range []string{"; CHECK:", "; CHECK: {{[a-", "; CHECK-EMPTY: x", "; CHECK: {{x",
+		"; CHECK: [[R:r[0-9]]] [[R]]", "; CHECK: [[R:a]] [[R:b]]", "; CHECK: [[1x]]", "; CHECK: [[R:(]]", "; CHECK-NOT: [[R:r1]]"} {
 		if _, err := Parse(s); err == nil {
 			t.Errorf("%q accepted", s)
 		}

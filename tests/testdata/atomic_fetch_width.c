@@ -41,3 +41,12 @@ int atomic_fetch_width(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r{{[0-9]}} = atomic_fetch_add(*(u64 *)(r{{[0-9]}} + 0), r{{[0-9]}})
+// CHECK: r{{[0-9]}} = atomic_fetch_or(*(u64 *)
+// CHECK: r{{[0-9]}} = atomic_fetch_and(*(u64 *)
+// CHECK: r0 = cmpxchg(*(u64 *)
+// CHECK: r{{[0-9]}} = xchg(*(u64 *)
+// CHECK: w[[V:[0-9]]] = atomic_fetch_add(*(u32 *)(r{{[0-9]}} + 0), w{{[0-9]}})
+// CHECK-NOT: w[[V]] <<= 32
+// CHECK: w[[V:[0-9]]] = atomic_fetch_add(*(u32 *)(r{{[0-9]}} + 0), w{{[0-9]}})

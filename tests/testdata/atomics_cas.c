@@ -43,3 +43,11 @@ int atomics_cas(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: call 1
+// CHECK: r0 = 5
+// CHECK: r0 = cmpxchg(*(u64 *)([[P:r[0-9]]] + 0), r0, r{{[0-9]}})
+// CHECK-NEXT: if r0 != 5 goto
+// CHECK: r0 = cmpxchg(*(u64 *)([[P]] + 0), r0, r{{[0-9]}})
+// CHECK: w{{[0-9]}} = atomic_fetch_add(*(u32 *)([[P]] + 8), w{{[0-9]}})
+// CHECK: w{{[0-9]}} = xchg(*(u32 *)([[P]] + 12), w{{[0-9]}})

@@ -39,3 +39,13 @@ int atomics_sync(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[V:[0-9]]] = 16
+// CHECK-NEXT: r[[V]] = atomic_fetch_add(*(u64 *)([[P:r[0-9]]] + 0), r[[V]])
+// CHECK-NEXT: if r[[V]] != 256 goto
+// CHECK: r[[V:[0-9]]] = 15
+// CHECK-NEXT: r[[V]] = atomic_fetch_or(*(u64 *)([[P]] + 0), r[[V]])
+// CHECK: r[[V:[0-9]]] = 496
+// CHECK-NEXT: r[[V]] = atomic_fetch_and(*(u64 *)([[P]] + 0), r[[V]])
+// CHECK: r[[V:[0-9]]] = 227
+// CHECK-NEXT: r[[V]] = atomic_fetch_xor(*(u64 *)([[P]] + 0), r[[V]])

@@ -32,3 +32,8 @@ int bitfield_promote(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: w{{[0-9]}} /= w{{[0-9]}}
+// CHECK: w{{[0-9]}} /= w{{[0-9]}}
+// CHECK: <<= 40
+// CHECK: if w{{[0-9]}} == 16777214 goto

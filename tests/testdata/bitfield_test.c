@@ -39,3 +39,12 @@ int bitfield_test(struct __sk_buff *skb)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK: accept: (section .text,
+// CHECK-NOT: <<=
+// CHECK-NOT: >>=
+// CHECK: r[[F:[0-9]]] = *(u8 *)(r1 + 0)
+// CHECK-NEXT: if w[[F]] & 1 goto
+// CHECK: if w[[F]] & 16 goto
+// CHECK: if w[[F]] & 2 goto
+// CHECK: bitfield_test: (section socket,

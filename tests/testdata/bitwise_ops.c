@@ -31,3 +31,8 @@ int bitwise_ops(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: w{{[0-9]}} |= w{{[0-9]}}
+// CHECK: w{{[0-9]}} ^= w{{[0-9]}}
+// CHECK: r{{[0-9]}} &= r{{[0-9]}}
+// CHECK: r{{[0-9]}} = 71777214294589695 ll

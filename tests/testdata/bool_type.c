@@ -26,3 +26,7 @@ int bool_type(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: bool_type: (section socket,
+// CHECK: r{{[0-9]}} = 4294967296 ll
+// CHECK: if w{{[0-9]}} & 1 goto

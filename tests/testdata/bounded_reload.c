@@ -42,3 +42,11 @@ int bounded_reload(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: call 1
+// CHECK: r[[N:[0-9]]] = *(u32 *)(r[[E:[0-9]]] + 0)
+// CHECK-NEXT: if w[[N]] > 448 goto
+// CHECK-NOT: = *(u32 *)(r[[E]] + 0)
+// CHECK: r[[A:[0-9]]] = r[[E]]
+// CHECK: r[[A]] += r[[N]]
+// CHECK: call 115

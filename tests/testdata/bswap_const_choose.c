@@ -48,3 +48,9 @@ int bswap_const_choose(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: proto: (section .text,
+// CHECK: bswap_const_choose: (section socket,
+// CHECK-NOT: be64
+// CHECK: r{{[0-9]}} = be32 r{{[0-9]}}
+// CHECK: r{{[0-9]}} = be16 r{{[0-9]}}

@@ -31,3 +31,8 @@ int builtin_choose_expr(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: *(u32 *)(r10 - 4) = 0
+// CHECK: w{{[0-9]}} += 2
+// CHECK-NOT: call
+// CHECK: r0 = 0

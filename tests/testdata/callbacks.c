@@ -68,3 +68,14 @@ int callbacks(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: add_index: (section .text,
+// CHECK: add_value: (section .text,
+// CHECK: callbacks: (section syscall,
+// CHECK: r2 = add_index ll
+// CHECK: ; bpf_loop
+// CHECK: call 181
+// CHECK: r2 = add_index ll
+// CHECK: call 181
+// CHECK: r2 = add_value ll
+// CHECK: call 164

@@ -31,3 +31,8 @@ int casts_pointers(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: casts_pointers: (section socket, 2 insns, stack 0)
+// CHECK-NOT: r0 = {{[1-9]}}
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

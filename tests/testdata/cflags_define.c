@@ -36,3 +36,8 @@ int cflags_define(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: cflags_define: (section socket, 2 insns, stack 0)
+// CHECK-NOT: r0 = {{[1-9]}}
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

@@ -41,3 +41,22 @@ int char_eq(struct __sk_buff *skb)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK-NOT: s>>=
+// CHECK: call 113
+// CHECK: r[[A:[0-9]]] = *(u8 *)(r10 - 8)
+// CHECK-NEXT: r[[B:[0-9]]] = name ll
+// CHECK-NEXT: r[[C:[0-9]]] = *(u8 *)(r[[B]] + 0)
+// CHECK-NEXT: if w[[A]] != w[[C]] goto
+// CHECK-NEXT: if w[[A]] == 0 goto
+// CHECK-NEXT: r[[A]] = *(u8 *)(r10 - 7)
+// CHECK-NEXT: r[[C]] = *(u8 *)(r[[B]] + 1)
+// CHECK-NEXT: if w[[A]] != w[[C]] goto
+// CHECK: r[[A:[0-9]]] = *(u8 *)(r10 - 8)
+// CHECK-NEXT: r[[B:[0-9]]] = other ll
+// CHECK-NEXT: r[[C:[0-9]]] = *(u8 *)(r[[B]] + 0)
+// CHECK-NEXT: if w[[A]] != w[[C]] goto
+// CHECK-NEXT: if w[[A]] == 0 goto
+// CHECK: *(u8 *)(r10 - 7) = r{{[0-9]}}
+// CHECK-NEXT: r[[C:[0-9]]] = *(u8 *)(r10 - 7)
+// CHECK-NEXT: if w[[C]] == 255 goto

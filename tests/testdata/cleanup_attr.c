@@ -70,3 +70,10 @@ out:
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: record: (section .text,
+// CHECK: early: (section .text,
+// CHECK: call record
+// CHECK: cleanup_attr: (section socket,
+// CHECK: call record
+// CHECK: call early

@@ -44,3 +44,10 @@ int cleanup_iter_kfunc(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: call bpf_iter_num_new
+// CHECK: call bpf_iter_num_next
+// CHECK: call bpf_iter_num_destroy
+// CHECK: call bpf_iter_num_new
+// CHECK: call bpf_iter_num_next
+// CHECK: call bpf_iter_num_destroy

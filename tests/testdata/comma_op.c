@@ -25,3 +25,9 @@ int comma_op(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: *(u32 *)(r10 - 4) = r{{[0-9]}}
+// CHECK: r[[V:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[V]] == 3 goto
+// CHECK-NOT: r0 = {{[2-9]}}
+// CHECK: r0 = 0

@@ -43,3 +43,8 @@ int compiler_identity(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: [[P:r[0-9]]] = limit ll
+// CHECK: r[[N:[0-9]]] = *(u32 *)([[P]] + 0)
+// CHECK: w[[N]] += 1
+// CHECK-NEXT: if w[[N]] == 8 goto

@@ -31,3 +31,9 @@ int complit_addr_arg(struct xdp_md *ctx)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK: *(u32 *)(r10 - [[K:[0-9]+]]) = 7
+// CHECK: r2 += -[[K]]
+// CHECK: *(u64 *)(r10 - [[V:[0-9]+]]) = 42
+// CHECK: r3 += -[[V]]
+// CHECK: call 2

@@ -50,3 +50,9 @@ int entry(struct xdp_md *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: target: (section xdp,
+// CHECK: entry: (section xdp,
+// CHECK-NOT: call {{[a-z_]}}
+// CHECK: r{{[0-9]}} = map[jt] ll
+// CHECK: call 12

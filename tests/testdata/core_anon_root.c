@@ -28,3 +28,10 @@ int core_anon_root(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: sum: (section .text,
+// CHECK: = *(u64 *)(r1 + 0)
+// CHECK-NEXT: ; CO-RE <byte_off> siphash_key_t::key[0] (0:0:0)
+// CHECK: = *(u64 *)(r1 + 8)
+// CHECK-NEXT: ; CO-RE <byte_off> siphash_key_t::key[1] (0:0:1)
+// CHECK-NOT: (anon)

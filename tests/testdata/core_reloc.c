@@ -77,3 +77,10 @@ int core_reloc(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: ; CO-RE <byte_off> struct task_struct___local::pid (0:3)
+// CHECK: call 113
+// CHECK: ; CO-RE <byte_off> struct task_struct___local::tgid (0:1)
+// CHECK: ; CO-RE <byte_off> struct task_struct___local::real_parent (0:2)
+// CHECK: ; CO-RE <field_exists> struct task_struct___local::no_such_field (0:4)
+// CHECK: ; CO-RE <field_exists> struct task_struct___local::nested.no_such_nested (0:5:0)

@@ -23,3 +23,11 @@ int ctx_array_loop(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: ctx_array_loop: (section tc,
+// CHECK-NOT: r1 +=
+// CHECK: = *(u32 *)(r1 + 48)
+// CHECK: = *(u32 *)(r1 + 52)
+// CHECK: = *(u32 *)(r1 + 56)
+// CHECK: = *(u32 *)(r1 + 60)
+// CHECK: = *(u32 *)(r1 + 64)

@@ -23,3 +23,9 @@ int float_const_arg(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: twice: (section .text,
+// CHECK: r1 = 10000000000 ll
+// CHECK: call twice
+// CHECK: r1 = -6446744073709551616 ll
+// CHECK: call twice

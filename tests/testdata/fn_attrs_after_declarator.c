@@ -22,3 +22,8 @@ int fn_attrs_after_declarator(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: add_one: (section .text,
+// CHECK: fn_attrs_after_declarator: (section socket,
+// CHECK: r1 = 41
+// CHECK-NEXT: call add_one

@@ -39,3 +39,8 @@ int freestanding_headers(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: freestanding_headers: (section socket, {{[0-9]+}} insns, stack 8)
+// CHECK: *(u32 *)(r10 - 8) = 67305985
+// CHECK: {{r[0-9]}} = *(u8 *)(r10 - 8)
+// CHECK-NEXT: if w{{[0-9]}} != 1 goto

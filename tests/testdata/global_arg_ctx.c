@@ -23,3 +23,9 @@ int global_arg_ctx(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: get_mark: (section .text,
+// CHECK: r0 = *(u32 *)(r1 + 8)
+// CHECK: global_arg_ctx: (section tc,
+// CHECK-NOT: r1 =
+// CHECK: call get_mark

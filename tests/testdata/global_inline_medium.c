@@ -50,3 +50,10 @@ int global_inline_medium(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: tcp_header: (section .text,
+// CHECK: global_inline_medium: (section socket,
+// CHECK-NOT: call tcp_header
+// CHECK: ; bpf_skb_load_bytes
+// CHECK: call 26
+// CHECK: call 26

@@ -29,3 +29,9 @@ int global_reload(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: inc_errs: (section .text,
+// CHECK: r[[T:[0-9]]] = test ll
+// CHECK-NEXT: r[[I:[0-9]]] = *(u32 *)(r[[T]] + 0)
+// CHECK-NOT: = test ll
+// CHECK: global_reload: (section socket,

@@ -28,3 +28,10 @@ int globals_bss(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: next_id: (section .text,
+// CHECK: = next_id.id ll
+// CHECK: globals_bss: (section socket,
+// CHECK: = total ll
+// CHECK: = zeroed ll
+// CHECK: call next_id

@@ -26,3 +26,10 @@ int globals_data(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: [[P:r[0-9]]] = counter ll
+// CHECK-NEXT: r[[V:[0-9]]] = *(u64 *)([[P]] + 0)
+// CHECK-NEXT: r[[V]] += 1
+// CHECK-NEXT: *(u64 *)([[P]] + 0) = r[[V]]
+// CHECK: = last_len ll
+// CHECK: = hist ll

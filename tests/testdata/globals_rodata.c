@@ -28,3 +28,9 @@ int globals_rodata(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: [[T:r[0-9]]] = squares ll
+// CHECK: [[T]] += r{{[0-9]}}
+// CHECK: = *(u16 *)([[T]] + 0)
+// CHECK: [[P:r[0-9]]] = tunable ll
+// CHECK-NEXT: = *(u32 *)([[P]] + 0)

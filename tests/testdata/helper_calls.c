@@ -23,3 +23,13 @@ int helper_calls(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: ; bpf_ktime_get_ns
+// CHECK-NEXT: call 5
+// CHECK: call 5
+// CHECK: ; bpf_get_smp_processor_id
+// CHECK-NEXT: call 8
+// CHECK: ; bpf_get_prandom_u32
+// CHECK-NEXT: call 7
+// CHECK: call 7
+// CHECK: call 7

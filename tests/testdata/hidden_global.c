@@ -31,3 +31,12 @@ int hidden_global(struct xdp_md *ctx)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK: hidden_add: (section .text,
+// CHECK: hidden_global: (section xdp,
+// CHECK: r1 = lock ll
+// CHECK-NEXT: ; bpf_spin_lock
+// CHECK-NEXT: call 93
+// CHECK: r1 = lock ll
+// CHECK-NEXT: ; bpf_spin_unlock
+// CHECK-NEXT: call 94

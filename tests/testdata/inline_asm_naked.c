@@ -48,3 +48,15 @@ __attribute__((naked)) int inline_asm_naked(void)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: add_one: (section .text, 3 insns, stack 0)
+// CHECK-NEXT: r0 = r1
+// CHECK-NEXT: r0 += 1
+// CHECK-NEXT: exit
+// CHECK: inline_asm_naked: (section xdp,
+// CHECK-NEXT: r1 = 0
+// CHECK: r1 = counter ll
+// CHECK-NEXT: call 1
+// CHECK: r1 = 41
+// CHECK-NEXT: call add_one
+// CHECK-NEXT: lock *(u64 *)(r6 + 0) += r0

@@ -40,3 +40,8 @@ int inline_funcs(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: inline_funcs: (section socket,
+// CHECK-NOT: call
+// CHECK: w{{[0-9]}} *= w{{[0-9]}}
+// CHECK: if w{{[0-9]}} != 25 goto

@@ -32,3 +32,8 @@ int int_types_sizes(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: int_types_sizes: (section socket, 2 insns, stack 0)
+// CHECK-NOT: r0 = {{[1-9]}}
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

@@ -26,3 +26,10 @@ int kconfig_extern(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: [[P:r[0-9]]] = LINUX_KERNEL_VERSION ll
+// CHECK-NEXT: = *(u32 *)([[P]] + 0)
+// CHECK: [[P:r[0-9]]] = CONFIG_HZ ll
+// CHECK-NEXT: = *(u32 *)([[P]] + 0)
+// CHECK: [[P:r[0-9]]] = CONFIG_BPF_SYSCALL ll
+// CHECK-NEXT: = *(u8 *)([[P]] + 0)

@@ -39,3 +39,11 @@ int kfunc_call(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: call 14
+// CHECK: ; bpf_task_from_pid
+// CHECK-NEXT: call bpf_task_from_pid
+// CHECK: ; CO-RE <byte_off> struct task_struct::tgid (0:1)
+// CHECK: call bpf_task_release
+// CHECK: call bpf_task_from_pid
+// CHECK: call bpf_task_release

@@ -41,3 +41,12 @@ int kprobe_parm(struct pt_regs *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: kprobe_basic: (section kprobe/do_sys_openat2,
+// CHECK: call 14
+// CHECK: r1 = map[calls] ll
+// CHECK: call 1
+// CHECK: lock *(u64 *)(r0 + 0) += r{{[0-9]}}
+// CHECK: call 2
+// CHECK: kprobe_parm: (section kprobe/vfs_read,
+// CHECK: if r1 > 4096 goto

@@ -58,3 +58,10 @@ int kptr_xchg(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: call bpf_task_from_pid
+// CHECK: ; bpf_kptr_xchg
+// CHECK: call 194
+// CHECK: call bpf_task_release
+// CHECK: call 194
+// CHECK: call bpf_task_release

@@ -48,3 +48,14 @@ int BPF_KRETPROBE(exit_write, long ret)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: enter_write: (section kprobe/vfs_write,
+// CHECK: call 14
+// CHECK: call 5
+// CHECK: r1 = map[start] ll
+// CHECK: call 2
+// CHECK: exit_write: (section kretprobe/vfs_write,
+// CHECK: call 5
+// CHECK: lock *(u64 *)(r{{[0-9]}} + 0) += r0
+// CHECK: ; bpf_map_delete_elem
+// CHECK: call 3

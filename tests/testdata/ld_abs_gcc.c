@@ -23,3 +23,9 @@ int ld_abs_gcc(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: ; load_byte
+// CHECK-NEXT: r0 = *(u8 *)skb[3]
+// CHECK: ; load_word
+// CHECK: r0 = *(u32 *)skb[r{{[0-9]}} + 0]
+// CHECK-NOT: call

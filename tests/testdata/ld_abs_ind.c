@@ -32,3 +32,15 @@ int ld_abs_ind(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: ; load_word
+// CHECK-NEXT: r0 = *(u32 *)skb[0]
+// CHECK: ; load_half
+// CHECK-NEXT: r0 = *(u16 *)skb[0]
+// CHECK: r0 = *(u16 *)skb[2]
+// CHECK: ; load_byte
+// CHECK-NEXT: r0 = *(u8 *)skb[3]
+// CHECK: r0 = *(u16 *)skb[r{{[0-9]}} + 0]
+// CHECK: r0 = *(u8 *)skb[r{{[0-9]}} + 0]
+// CHECK: r0 = *(u32 *)skb[r{{[0-9]}} + 0]
+// CHECK-NOT: call

@@ -37,3 +37,8 @@ int libc_mem(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: libc_mem: (section socket, 2 insns, stack 0)
+// CHECK-NOT: call
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

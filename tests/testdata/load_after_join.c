@@ -30,3 +30,9 @@ int load_after_join(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[D:[0-9]]] = *(u32 *)(r1 + 76)
+// CHECK: = *(u32 *)(r1 + 80)
+// CHECK-NOT: = *(u32 *)(r{{[0-9]}} + 76)
+// CHECK: r{{[0-9]}} = r[[D]]
+// CHECK-NOT: = *(u32 *)(r{{[0-9]}} + 76)

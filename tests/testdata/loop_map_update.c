@@ -43,3 +43,10 @@ int loop_map_update(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r1 = map[squares] ll
+// CHECK: call 2
+// CHECK: if w{{[0-9]}} < 10 goto -
+// CHECK: r1 = map[squares] ll
+// CHECK: call 3
+// CHECK: if w{{[0-9]}} < 10 goto -

@@ -33,3 +33,6 @@ int many_params_inline(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: many_params_inline: (section socket,
+// CHECK-NOT: call

@@ -36,3 +36,10 @@ int map_array(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r1 = map[arr] ll
+// CHECK: call 1
+// CHECK: r1 = map[arr] ll
+// CHECK: call 1
+// CHECK: r1 = map[arr] ll
+// CHECK: call 2

@@ -45,3 +45,10 @@ int map_hash(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r1 = map[flows] ll
+// CHECK: call 2
+// CHECK: r1 = map[flows] ll
+// CHECK: call 1
+// CHECK: r1 = map[flows] ll
+// CHECK: call 3

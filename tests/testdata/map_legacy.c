@@ -43,3 +43,10 @@ int map_legacy(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: call 26
+// CHECK: r1 = map[legacy_counts] ll
+// CHECK: call 1
+// CHECK: lock *(u64 *)(r0 + 0) += r{{[0-9]}}
+// CHECK: r1 = map[legacy_counts] ll
+// CHECK: call 2

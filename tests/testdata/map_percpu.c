@@ -30,3 +30,9 @@ int map_percpu(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r1 = map[pcpu] ll
+// CHECK: call 1
+// CHECK-NOT: lock
+// CHECK: r[[V:[0-9]]] = *(u64 *)(r[[P:[0-9]]] + 0)
+// CHECK: *(u64 *)(r[[P]] + 0) = r[[V]]

@@ -46,3 +46,9 @@ int member_dead_stores(struct __sk_buff *skb)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK-NOT: *(u8 *)(r10 - 8) =
+// CHECK-NOT: *(u16 *)(r10 - 16) =
+// CHECK: w[[T:[0-9]]] &= 4095
+// CHECK: *(u16 *)(r10 - 12) = r[[T]]
+// CHECK: = *(u16 *)(r10 - 12)

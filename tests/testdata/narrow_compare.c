@@ -44,3 +44,8 @@ int narrow_compare(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: narrow_compare: (section socket,
+// CHECK-NOT: s>>= 32
+// CHECK: if w[[N:[0-9]]] > 8 goto
+// CHECK: if w{{[0-9]}} >= 9 goto

@@ -37,3 +37,15 @@ int noinline_calls(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: mix5: (section .text,
+// CHECK: leaf: (section .text,
+// CHECK: mid: (section .text,
+// CHECK: call leaf
+// CHECK: top: (section .text,
+// CHECK: call mid
+// CHECK: noinline_calls: (section socket,
+// CHECK: call mix5
+// CHECK: r1 = 4294967296 ll
+// CHECK: call mix5
+// CHECK: call leaf

@@ -32,3 +32,13 @@ int pid_tgid_ktime(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: pid_tgid_ktime: (section syscall,
+// CHECK: ; bpf_get_current_pid_tgid
+// CHECK-NEXT: call 14
+// CHECK: ; bpf_ktime_get_ns
+// CHECK-NEXT: call 5
+// CHECK: = last_tgid ll
+// CHECK: call 5
+// CHECK: [[P:r[0-9]]] = last_ns ll
+// CHECK-NEXT: *(u64 *)([[P]] + 0) = r0

@@ -32,3 +32,8 @@ int pointer_arith(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: pointer_arith: (section socket, 2 insns, stack 0)
+// CHECK-NOT: r0 = {{[1-9]}}
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

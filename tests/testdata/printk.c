@@ -19,3 +19,9 @@ int printk(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r1 = printk.____fmt ll
+// CHECK: ; bpf_trace_printk
+// CHECK: call 6
+// CHECK: r1 = printk.____fmt.1 ll
+// CHECK: call 6

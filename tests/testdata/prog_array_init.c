@@ -38,3 +38,10 @@ int entry(struct xdp_md *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: t0: (section xdp,
+// CHECK: t1: (section xdp,
+// CHECK: entry: (section xdp,
+// CHECK: r2 = map[jt] ll
+// CHECK-NEXT: ; bpf_tail_call
+// CHECK: call 12

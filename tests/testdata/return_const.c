@@ -15,3 +15,5 @@ int return_const(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// LISTING: whole the listing format itself: the header line (name, section, instruction count, stack), a source line and numbered instructions

@@ -20,3 +20,8 @@ int same_returns(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: same_returns: (section socket, 2 insns, stack 0)
+// CHECK-NOT: *(u8 *)
+// CHECK: r0 = 1
+// CHECK-NEXT: exit

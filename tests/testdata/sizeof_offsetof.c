@@ -35,3 +35,8 @@ int sizeof_offsetof(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: sizeof_offsetof: (section socket, 2 insns, stack 0)
+// CHECK-NOT: r0 = {{[1-9]}}
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

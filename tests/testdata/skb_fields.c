@@ -18,3 +18,7 @@ int skb_fields(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: skb_fields: (section socket,
+// CHECK: = *(u32 *)(r1 + 0)
+// CHECK: = *(u32 *)(r1 + 16)

@@ -25,3 +25,11 @@ int sock_byte_ptr(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: dst_port_is_cafe: (section .text,
+// CHECK-NOT: r1 +=
+// CHECK: = *(u8 *)(r1 + 48)
+// CHECK: = *(u8 *)(r1 + 49)
+// CHECK: sock_byte_ptr: (section cgroup_skb/egress,
+// CHECK: = *(u64 *)(r1 + 168)
+// CHECK: call dst_port_is_cafe

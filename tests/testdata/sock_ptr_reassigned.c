@@ -28,3 +28,12 @@ int sock_ptr_reassigned(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[S:[0-9]]] = *(u64 *)(r1 + 168)
+// CHECK-NOT: r[[S]] +=
+// CHECK: = *(u32 *)(r[[S]] + 4)
+// CHECK: = *(u32 *)(r[[S]] + 40)
+// CHECK: ; bpf_sk_fullsock
+// CHECK: call 95
+// CHECK-NOT: r0 +=
+// CHECK: = *(u32 *)(r0 + 12)

@@ -40,3 +40,8 @@ int socket_filter(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: = *(u32 *)(r[[C:[0-9]]] + 16)
+// CHECK: ; bpf_skb_load_bytes
+// CHECK: call 26
+// CHECK: r0 = *(u32 *)(r[[C]] + 0)

@@ -49,3 +49,8 @@ int store_merge(struct __sk_buff *skb)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK-NOT: *(u8 *)(r10 -
+// CHECK: *(u32 *)(r10 - 32) = 1768123251
+// CHECK-NEXT: *(u32 *)(r10 - 28) = 1919248496
+// CHECK: call 2

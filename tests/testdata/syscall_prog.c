@@ -27,3 +27,11 @@ int syscall_prog(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: syscall_prog: (section syscall,
+// CHECK-NOT: goto
+// CHECK: [[P:r[0-9]]] = runs ll
+// CHECK: [[V:r[0-9]]] = *(u32 *)([[P]] + 0)
+// CHECK: *(u32 *)([[P]] + 0) = [[V]]
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

@@ -29,3 +29,8 @@ int trap_eliminated(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: trap_eliminated: (section socket, 2 insns, stack 0)
+// CHECK-NOT: call
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

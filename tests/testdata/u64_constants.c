@@ -28,3 +28,10 @@ int u64_constants(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: = 4294967297 ll
+// CHECK-NEXT: r{{[0-9]}} *= r{{[0-9]}}
+// CHECK: [[C:r[0-9]]] = 12884901891 ll
+// CHECK-NEXT: if r{{[0-9]}} != [[C]] goto
+// CHECK: = 9223372032559808512 ll
+// CHECK: = -4611686018427387904 ll

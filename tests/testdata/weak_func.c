@@ -20,3 +20,7 @@ int weak_func(struct xdp_md *ctx)
 }
 
 char _license[] SEC("license") = "GPL";
+
+// CHECK: weak_triple: (section .text,
+// CHECK: weak_func: (section xdp,
+// CHECK: call weak_triple

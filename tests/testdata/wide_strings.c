@@ -15,3 +15,9 @@ int wide_strings(struct __sk_buff *skb)
 	return gs[1] + gs[2] + gs[3] + gs[4] + gr.name[1] + ls[1] + lr.name[0] + sizeof(gs);
 }
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: [[P:r[0-9]]] = gr ll
+// CHECK: = *(u32 *)([[P]] + 8)
+// CHECK: += 137109
+// CHECK: += 8364
+// CHECK: += 122
