@@ -67,3 +67,36 @@ int c_semantics_regress(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: c_semantics_regress: (section socket, {{[0-9]+}} insns, stack 16)
+// CHECK: w[[C:[0-9]]] += 31
+// CHECK: r[[C]] <<= 59
+// CHECK-NEXT: r[[C]] >>= 59
+// CHECK-NEXT: if w[[C]] != 3 goto
+// CHECK: r[[D:[0-9]]] <<= 60
+// CHECK-NEXT: r[[D]] s>>= 60
+// CHECK-NEXT: if w[[D]] != 4 goto
+// CHECK: r[[D:[0-9]]] <<= 60
+// CHECK-NEXT: r[[D]] s>>= 60
+// CHECK-NEXT: if w[[D]] != -4 goto
+// CHECK: r[[X:[0-9]]] <<= 24
+// CHECK-NEXT: r[[X]] >>= 24
+// CHECK-NEXT: if r[[X]] != 0 goto
+// CHECK: r[[X:[0-9]]] += -1
+// CHECK: r[[X]] <<= 24
+// CHECK-NEXT: r[[X]] >>= 24
+// CHECK-NEXT: r[[M:[0-9]]] = 1099511627775 ll
+// CHECK-NEXT: if r[[X]] != r[[M]] goto
+// CHECK: r[[O:[0-9]]] = one ll
+// CHECK-NEXT: r[[O]] = *(u32 *)(r[[O]] + 0)
+// CHECK-NEXT: w[[O]] += -1
+// CHECK-NEXT: if w[[O]] != 0 goto
+// CHECK-NEXT: if w{{[0-9]}} != 200 goto
+// CHECK-NEXT: r[[G:[0-9]]] = gl ll
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r[[G]] + 16)
+// CHECK-NEXT: if w[[A]] != 0 goto
+// CHECK-NEXT: r[[A]] = *(u32 *)(r[[G]] + 20)
+// CHECK-NEXT: if w[[A]] == 14 goto
+// CHECK-NOT: r0 = 5
+// CHECK-NOT: r0 = 6
+// CHECK-NOT: r0 = 7

@@ -34,3 +34,36 @@ int compare_mixed(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[A]] s>= w[[B]] goto
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if w[[A]] < w[[B]] goto
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if w[[A]] s> w[[B]] goto
+// CHECK: r[[A:[0-9]]] = *(u64 *)(r10 - 24)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if r[[A]] s>= r[[B]] goto
+// CHECK: r[[A:[0-9]]] = *(u64 *)(r10 - 24)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u64 *)(r10 - 32)
+// CHECK-NEXT: if r[[A]] < r[[B]] goto
+// CHECK: r[[A:[0-9]]] = *(u16 *)(r10 - 34)
+// CHECK-NEXT: r[[A]] <<= 48
+// CHECK-NEXT: r[[A]] s>>= 48
+// CHECK-NEXT: r[[B:[0-9]]] = *(u16 *)(r10 - 36)
+// CHECK-NEXT: if w[[A]] s>= w[[B]] goto
+// CHECK: r[[A:[0-9]]] = *(u64 *)(r10 - 48)
+// CHECK-NEXT: if r[[A]] s<= 0 goto
+// CHECK-NEXT: r[[A]] = *(u64 *)(r10 - 48)
+// CHECK-NEXT: r[[A]] = -r[[A]]
+// CHECK-NEXT: if r[[A]] s>= 0 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u64 *)(r10 - 48)
+// CHECK-NEXT: r[[B:[0-9]]] = -9223372036854775808 ll
+// CHECK-NEXT: if r[[A]] >= r[[B]] goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[A]] &= 255
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[A]] s<= w[[B]] goto

@@ -46,3 +46,32 @@ int compound_assign(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[K:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: w[[K]] += 10
+// CHECK-NEXT: if w[[K]] != 13 goto
+// CHECK: w[[X:[0-9]]] *= -7
+// CHECK-NEXT: if w[[X]] != -21 goto
+// CHECK: w[[S:[0-9]]] s>>= 31
+// CHECK: r[[R:[0-9]]] = 5
+// CHECK-NEXT: w[[R]] %= w{{[0-9]}}
+// CHECK-NEXT: w[[R]] ^= -1
+// CHECK-NEXT: w[[R]] -= -1
+// CHECK-NEXT: if w[[R]] != -2 goto
+// CHECK: r[[K:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[U:[0-9]]] = 4294967295 ll
+// CHECK-NEXT: w[[U]] >>= w[[K]]
+// CHECK-NEXT: if w[[U]] != 536870911 goto
+// CHECK: r[[Q:[0-9]]] <<= 32
+// CHECK-NEXT: r[[Q]] s>>= 32
+// CHECK-NEXT: r[[Q]] *= -100
+// CHECK-NEXT: if r[[Q]] != -300 goto
+// CHECK: r[[D:[0-9]]] = 150
+// CHECK-NEXT: r[[D]] /= r{{[0-9]}}
+// CHECK: if r[[D]] != -50 goto
+// CHECK: r[[P:[0-9]]] = 7
+// CHECK-NEXT: w[[P]] <<= w{{[0-9]}}
+// CHECK-NEXT: if w[[P]] != 56 goto
+// CHECK-NOT: r0 = 16
+// CHECK-NOT: r0 = 17
+// CHECK-NOT: r0 = 18

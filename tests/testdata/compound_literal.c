@@ -33,3 +33,20 @@ int compound_literal(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: dot: (section .text,
+// CHECK: compound_literal: (section socket,
+// CHECK: *(u32 *)(r10 - 16) = r{{[0-9]}}
+// CHECK-NEXT: *(u32 *)(r10 - 12) = r{{[0-9]}}
+// CHECK: *(u32 *)(r10 - 24) = 2
+// CHECK-NEXT: *(u32 *)(r10 - 20) = -1
+// CHECK-NEXT: r2 = r10
+// CHECK-NEXT: r2 += -24
+// CHECK-NEXT: call dot
+// CHECK-NEXT: if w0 != 2 goto
+// CHECK: r[[Z:[0-9]]] = 0
+// CHECK-NEXT: *(u32 *)(r10 - 16) = r[[Z]]
+// CHECK: *(u32 *)(r10 - 12) = r{{[0-9]}}
+// CHECK: r[[Y:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[Y]] != 3 goto
+// CHECK-NOT: r0 = 3

@@ -26,3 +26,35 @@ int div_unsigned(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] /= w[[D]]
+// CHECK-NEXT: if w[[A]] != 571428571 goto
+// CHECK: w[[A:[0-9]]] %= w{{[0-9]}}
+// CHECK-NEXT: if w[[A]] != 3 goto
+// CHECK: w[[A:[0-9]]] >>= 4
+// CHECK-NEXT: if w[[A]] != 250000000 goto
+// CHECK: if w{{[0-9]}} & 15 goto
+// CHECK: w[[A:[0-9]]] /= 1000
+// CHECK-NEXT: if w[[A]] != 4000000 goto
+// CHECK: r[[Q:[0-9]]] = *(u64 *)(r10 - 16)
+// CHECK-NEXT: r[[D:[0-9]]] = *(u64 *)(r10 - 24)
+// CHECK-NEXT: r[[Q]] /= r[[D]]
+// CHECK: r[[Q:[0-9]]] %= r{{[0-9]}}
+// CHECK-NEXT: r[[C:[0-9]]] = 4294967280 ll
+// CHECK-NEXT: if r[[Q]] != r[[C]] goto
+// CHECK: r[[Q:[0-9]]] = *(u64 *)(r10 - 16)
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: r[[Q]] /= r[[D]]
+// CHECK-NEXT: r[[C:[0-9]]] = 2635249153387078800 ll
+// CHECK-NEXT: if r[[Q]] != r[[C]] goto
+// CHECK: r{{[0-9]}} = *(u8 *)(r10 - 25)
+// CHECK-NEXT: r{{[0-9]}} = *(u8 *)(r10 - 26)
+// CHECK: w[[B:[0-9]]] /= w{{[0-9]}}
+// CHECK: if w[[B]] != 66 goto
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: w[[A]] += 1
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: w[[A]] /= w[[D]]
+// CHECK-NEXT: if w[[A]] != 1 goto

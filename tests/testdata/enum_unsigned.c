@@ -29,3 +29,24 @@ int enum_unsigned(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[E:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[C:[0-9]]] = 4294967295 ll
+// CHECK-NEXT: if r[[E]] != r[[C]] goto
+// CHECK: r[[M:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: r[[S:[0-9]]] = r[[M]]
+// CHECK-NEXT: w[[S]] s>>= 31
+// CHECK-NEXT: w[[M]] ^= w[[S]]
+// CHECK-NEXT: w[[M]] -= w[[S]]
+// CHECK-NEXT: w[[M]] /= 7
+// CHECK: if w[[M]] != 0 goto
+// CHECK-NEXT: r[[M:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if w[[M]] s>= 0 goto
+// CHECK-NEXT: r[[S:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[S]] s>= 0 goto
+// CHECK-NEXT: r[[S:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: r[[S]] <<= 32
+// CHECK-NEXT: r[[S]] s>>= 32
+// CHECK-NEXT: if r[[S]] != -1 goto
+// CHECK-NOT: r0 = 2
+// CHECK-NOT: r0 = 5

@@ -44,3 +44,24 @@ int enums(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK-NOT: r0 = 1
+// CHECK: r[[C:[0-9]]] = 11
+// CHECK-NEXT: *(u32 *)(r10 - 4) = r[[C]]
+// CHECK-NEXT: r[[C:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[C]] != 11 goto
+// CHECK-NEXT: r[[C:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[C]] == -3 goto
+// CHECK-NEXT: if w[[C]] == 0 goto
+// CHECK-NEXT: if w[[C]] == 1 goto
+// CHECK-NEXT: if w[[C]] == 10 goto
+// CHECK-NEXT: r[[C:[0-9]]] = -3
+// CHECK-NEXT: *(u32 *)(r10 - 4) = r[[C]]
+// CHECK-NEXT: r[[C:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[C]] != -3 goto
+// CHECK-NEXT: r[[C:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[C]] s>= 0 goto
+// CHECK: w[[C:[0-9]]] += 10
+// CHECK-NEXT: if w[[C]] != 11 goto
+// CHECK-NOT: r0 = 2
+// CHECK-NOT: r0 = 3
