@@ -42,3 +42,24 @@ out:
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: find: (section .text,
+// CHECK: if w[[W:[0-9]]] == 0 goto {{[+][0-9]+}} <[[F:[0-9]+]]>
+// CHECK: if w[[W]] == 19 goto {{[+][0-9]+}} <[[F]]>
+// CHECK: if w[[W]] == 63 goto {{[+][0-9]+}} <[[F]]>
+// CHECK-NEXT: r0 = -1
+// CHECK-NEXT: exit
+// CHECK-NEXT: [[F]]: w0 *= 100
+// CHECK-NEXT: w0 += w{{[0-9]}}
+// CHECK-NEXT: exit
+// CHECK: goto_label: (section socket,
+// CHECK: [[L:[0-9]+]]: w[[N:[0-9]]] += 1
+// CHECK-NEXT: if w[[N]] s< 5 goto -{{[0-9]+}} <[[L]]>
+// CHECK-NEXT: if w[[N]] != 5 goto
+// CHECK-NEXT: r1 = 19
+// CHECK-NEXT: call find
+// CHECK-NEXT: if w0 != 203 goto
+// CHECK-NEXT: r1 = 99
+// CHECK-NEXT: call find
+// CHECK-NEXT: if w0 == -1 goto
+// CHECK-NOT: r0 = 3

@@ -52,3 +52,24 @@ int if_else(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: classify: (section .text,
+// CHECK-NEXT: if w1 s< 0 goto
+// CHECK-NEXT: if w1 == 0 goto
+// CHECK-NEXT: if w1 s< 10 goto
+// CHECK-NEXT: if w1 s>= 100 goto
+// CHECK-NEXT: if w1 & 1 goto
+// CHECK: if_else: (section socket,
+// CHECK: r[[L:[0-9]]] = *(u32 *)(r1 + 0)
+// CHECK: r1 = r[[L]]
+// CHECK-NEXT: call classify
+// CHECK-NEXT: if w0 != 2 goto
+// CHECK-NEXT: r1 = r[[L]]
+// CHECK-NEXT: w1 += 1
+// CHECK-NEXT: call classify
+// CHECK-NEXT: if w0 != 3 goto
+// CHECK: if w[[L]] s<= 40 goto {{[+][0-9]+}} <[[F3:[0-9]+]]>
+// CHECK-NEXT: if w[[L]] s> 100 goto {{[+][0-9]+}} <[[F3]]>
+// CHECK-NEXT: if w[[L]] != 46 goto
+// CHECK-NEXT: r0 = 0
+// CHECK: [[F3]]: r0 = 3

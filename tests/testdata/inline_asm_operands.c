@@ -98,3 +98,43 @@ int inline_asm_operands(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[B:[0-9]]] = 3
+// CHECK-NEXT: r[[B]] += r{{[0-9]}}
+// CHECK: r[[I:[0-9]]] = 5
+// CHECK-NEXT: r[[I]] *= 2
+// CHECK-NEXT: r[[I]] -= 1
+// CHECK-NEXT: if w[[I]] != 9 goto
+// CHECK-NEXT: r[[V:[0-9]]] = 42
+// CHECK-NEXT: r[[O:[0-9]]] = r[[V]]
+// CHECK-NEXT: [[A:[0-9]+]]: if r[[O]] <= 100 goto +1 <[[T:[0-9]+]]>
+// CHECK-NEXT: r[[O]] = 100
+// CHECK-NEXT: [[T]]: if r[[O]] != 42 goto
+// CHECK-NEXT: r[[V:[0-9]]] = 1000
+// CHECK-NEXT: r[[O:[0-9]]] = r[[V]]
+// CHECK-NEXT: if r[[O]] <= 100 goto +1 <[[T:[0-9]+]]>
+// CHECK-NEXT: r[[O]] = 100
+// CHECK-NEXT: [[T]]: if r[[O]] != 100 goto
+// CHECK-NEXT: r[[R:[0-9]]] = 0
+// CHECK-NEXT: [[L:[0-9]+]]: r[[R]] += 1
+// CHECK-NEXT: if r[[R]] < 4 goto -2 <[[L]]>
+// CHECK-NEXT: if r[[R]] == 4 goto +1 <[[T:[0-9]+]]>
+// CHECK-NEXT: r[[R]] = 99
+// CHECK-NEXT: [[T]]: if r[[R]] != 4 goto
+// CHECK-NEXT: r1 = 0
+// CHECK-NEXT: *(u32 *)(r10 - 4) = r1
+// CHECK-NEXT: r2 = r10
+// CHECK-NEXT: r2 += -4
+// CHECK-NEXT: r1 = hits ll
+// CHECK-NEXT: call 1
+// CHECK-NEXT: if r0 == 0 goto +2
+// CHECK-NEXT: r1 = 7
+// CHECK-NEXT: lock *(u64 *)(r0 + 0) += r1
+// CHECK-NEXT: call 7
+// CHECK: r[[R:[0-9]]] = 4294967301 ll
+// CHECK-NEXT: r1 = r[[R]]
+// CHECK-NEXT: w1 += 1
+// CHECK: r[[V:[0-9]]] += 3
+// CHECK: r[[V:[0-9]]] = 10
+// CHECK-NEXT: r[[V]] += -4
+// CHECK-NEXT: if r[[V]] != 6 goto

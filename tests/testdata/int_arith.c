@@ -23,3 +23,25 @@ int int_arith(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] += w[[B]]
+// CHECK-NEXT: if w[[A]] != 4 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] -= w[[B]]
+// CHECK-NEXT: if w[[A]] != 10 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] *= w[[B]]
+// CHECK-NEXT: if w[[A]] != -21 goto
+// CHECK-NEXT: r[[U:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: w[[U]] += 3
+// CHECK-NEXT: if w[[U]] != 1 goto
+// CHECK-NEXT: r[[U:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: w[[U]] <<= 1
+// CHECK-NEXT: if w[[U]] != -4 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: w[[A]] = -w[[A]]
+// CHECK-NEXT: if w[[A]] != -7 goto

@@ -43,3 +43,15 @@ int limits_stdint(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[M:[0-9]]] = -9223372036854775808 ll
+// CHECK-NEXT: *(u64 *)(r10 - 8) = r[[M]]
+// CHECK-NEXT: r[[B:[0-9]]] = *(u64 *)(r10 - 8)
+// CHECK-NEXT: if r[[B]] s>= 0 goto
+// CHECK-NEXT: r[[B:[0-9]]] = *(u64 *)(r10 - 8)
+// CHECK-NEXT: r[[M:[0-9]]] = -9223372036854775808 ll
+// CHECK-NEXT: if r[[B]] == r[[M]] goto
+// CHECK-NEXT: r0 = 1
+// CHECK-NOT: r0 = 2
+// CHECK-NOT: r0 = 3
+// CHECK-NOT: r0 = 4

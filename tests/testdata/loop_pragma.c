@@ -40,3 +40,23 @@ int loop_pragma(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[K:[0-9]]] = k ll
+// CHECK-NEXT: r[[X:[0-9]]] = *(u32 *)(r[[K]] + 0)
+// CHECK-NOT: goto
+// CHECK: w[[T:[0-9]]] *= 79
+// CHECK-NEXT: w0 += w[[T]]
+// CHECK-NEXT: r[[I:[0-9]]] = 0
+// CHECK-NEXT: [[L:[0-9]+]]: r[[T:[0-9]]] = r[[I]]
+// CHECK-NEXT: w[[T]] += w[[X]]
+// CHECK-NEXT: w0 ^= w[[T]]
+// CHECK-NEXT: w[[I]] += 1
+// CHECK-NEXT: if w[[I]] s< 3 goto -5 <[[L]]>
+// CHECK-NOT: goto
+// CHECK: w[[T:[0-9]]] *= 68
+// CHECK-NEXT: w0 += w[[T]]
+// CHECK-NEXT: r[[T]] = r[[X]]
+// CHECK-NEXT: w[[T]] += 1
+// CHECK-NEXT: w[[T]] *= 69
+// CHECK-NEXT: w0 += w[[T]]
+// CHECK-NEXT: exit

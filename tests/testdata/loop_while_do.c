@@ -43,3 +43,25 @@ int loop_while_do(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[V:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = 0
+// CHECK-NEXT: [[W:[0-9]+]]: if w[[V]] == 0 goto {{[+][0-9]+}} <[[O:[0-9]+]]>
+// CHECK-NEXT: r[[T:[0-9]]] = r[[V]]
+// CHECK-NEXT: w[[T]] &= 1
+// CHECK-NEXT: w[[B]] += w[[T]]
+// CHECK-NEXT: w[[V]] >>= 1
+// CHECK-NEXT: goto -{{[0-9]+}} <[[W]]>
+// CHECK-NEXT: [[O]]: if w[[B]] != 13 goto
+// CHECK-NEXT: r[[I:[0-9]]] = 0
+// CHECK-NEXT: [[L:[0-9]+]]: w[[I]] += 1
+// CHECK-NEXT: if w[[I]] s< 5 goto -{{[0-9]+}} <[[L]]>
+// CHECK-NEXT: if w[[I]] != 9 goto -{{[0-9]+}} <[[L]]>
+// CHECK-NEXT: r[[I:[0-9]]] = 100
+// CHECK-NEXT: [[D:[0-9]+]]: r{{[0-9]}} = r[[I]]
+// CHECK: w[[M:[0-9]]] %= 7
+// CHECK: if w[[M]] == 0 goto {{[+][0-9]+}} <[[O:[0-9]+]]>
+// CHECK-NEXT: w[[I]] -= 1
+// CHECK-NEXT: if w[[I]] s> 0 goto -{{[0-9]+}} <[[D]]>
+// CHECK-NEXT: [[O]]: if w[[I]] != 98 goto
+// CHECK-NOT: r0 = 2
