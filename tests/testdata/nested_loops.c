@@ -37,3 +37,21 @@ int nested_loops(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r{{[0-9]}} = 2
+// CHECK-NEXT: r[[D:[0-9]]] = 2
+// CHECK-NEXT: [[H:[0-9]+]]: r[[Q:[0-9]]] = r[[D]]
+// CHECK-NEXT: w[[Q]] *= w[[D]]
+// CHECK-NEXT: if w[[Q]] s> 5 goto {{[+][0-9]+}} <[[E:[0-9]+]]>
+// CHECK: r[[R:[0-9]]] = 5
+// CHECK-NEXT: w[[R]] %= w{{[0-9]}}
+// CHECK: if w[[R]] != 0 goto {{[+][0-9]+}} <[[INC:[0-9]+]]>
+// CHECK-NEXT: [[E]]: if w[[Q]] s<= 5 goto
+// CHECK: r[[R:[0-9]]] = 29
+// CHECK-NEXT: w[[R]] %= w{{[0-9]}}
+// CHECK: if w{{[0-9]}} != 10 goto
+// CHECK-NEXT: r0 = 0
+// CHECK-NEXT: exit
+// CHECK-NEXT: [[INC]]: w[[D]] += 1
+// CHECK-NEXT: goto -{{[0-9]+}} <[[H]]>
+// CHECK-NOT: r0 = 1

@@ -71,3 +71,37 @@ int packed_bitfield(void *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: packed_bitfield: (section syscall,
+// CHECK-NOT: *(u16 *)(r10 - {{[0-9]*[13579]}})
+// CHECK-NOT: *({{u32|u64}} *)(r10 - {{([0-9]*[13579]|[0-9]*[02468][26]|[0-9]*[13579][048]|[26])}})
+// CHECK: r[[L:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: r[[H:[0-9]]] = *(u16 *)(r10 - 4)
+// CHECK-NEXT: r[[H]] <<= 32
+// CHECK-NEXT: r[[L]] |= r[[H]]
+// CHECK-NOT: *(u16 *)(r10 - {{[0-9]*[13579]}})
+// CHECK-NOT: *({{u32|u64}} *)(r10 - {{([0-9]*[13579]|[0-9]*[02468][26]|[0-9]*[13579][048]|[26])}})
+// CHECK: *(u64 *)(r10 - 40) = r{{[0-9]}}
+// CHECK-NEXT: *(u32 *)(r10 - 32) = 1146447479
+// CHECK-NEXT: *(u16 *)(r10 - 28) = 8755
+// CHECK-NEXT: *(u8 *)(r10 - 26) = 17
+// CHECK-NOT: *(u16 *)(r10 - {{[0-9]*[13579]}})
+// CHECK-NOT: *({{u32|u64}} *)(r10 - {{([0-9]*[13579]|[0-9]*[02468][26]|[0-9]*[13579][048]|[26])}})
+// CHECK: r[[G:[0-9]]] = gh ll
+// CHECK-NEXT: r[[K:[0-9]]] = *(u8 *)(r[[G]] + 0)
+// CHECK-NEXT: r[[K]] <<= 61
+// CHECK-NEXT: r[[K]] s>>= 61
+// CHECK-NEXT: if w[[K]] != -2 goto
+// CHECK-NEXT: r[[G:[0-9]]] = gh ll
+// CHECK-NEXT: r[[L:[0-9]]] = *(u32 *)(r[[G]] + 0)
+// CHECK-NEXT: r[[H:[0-9]]] = *(u16 *)(r[[G]] + 4)
+// CHECK-NEXT: r[[H]] <<= 32
+// CHECK-NEXT: r[[L]] |= r[[H]]
+// CHECK-NEXT: r[[L]] <<= 21
+// CHECK-NEXT: r[[L]] s>>= 24
+// CHECK-NEXT: r[[C:[0-9]]] = -123456789012 ll
+// CHECK-NEXT: if r[[L]] != r[[C]] goto
+// CHECK-NEXT: r[[R:[0-9]]] = *(u16 *)(r[[G]] + 5)
+// CHECK: r[[R]] &= -4089
+// CHECK-NEXT: r[[R]] |= 2048
+// CHECK-NEXT: *(u16 *)(r[[G]] + 5) = r[[R]]

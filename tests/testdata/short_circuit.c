@@ -42,3 +42,35 @@ int short_circuit(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: short_circuit: (section socket,
+// CHECK: r[[Z:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[Z]] != 0 goto
+// CHECK-NEXT: r[[O:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[O]] == 0 goto
+// CHECK-NEXT: r[[O:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[O]] == 0 goto
+// CHECK-NEXT: r[[Z:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[Z]] != 0 goto
+// CHECK: r1 = 0
+// CHECK-NEXT: call bump
+// CHECK-NEXT: if w0 != 0 goto {{[+][0-9]+}} <[[AND:[0-9]+]]>
+// CHECK-NEXT: [[C1:[0-9]+]]: r[[C:[0-9]]] = calls ll
+// CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 0)
+// CHECK-NEXT: if w[[C]] != 1 goto
+// CHECK-NEXT: r1 = 1
+// CHECK-NEXT: call bump
+// CHECK-NEXT: if w0 == 0 goto {{[+][0-9]+}} <[[OR:[0-9]+]]>
+// CHECK-NEXT: [[C2:[0-9]+]]: r[[C:[0-9]]] = calls ll
+// CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 0)
+// CHECK-NEXT: if w[[C]] != 2 goto
+// CHECK: r[[C:[0-9]]] = calls ll
+// CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 0)
+// CHECK-NEXT: if w[[C]] != 5 goto
+// CHECK: [[AND]]: r1 = 1
+// CHECK-NEXT: call bump
+// CHECK-NEXT: if w0 != 0 goto
+// CHECK-NEXT: goto -{{[0-9]+}} <[[C1]]>
+// CHECK-NEXT: [[OR]]: r1 = 1
+// CHECK-NEXT: call bump
+// CHECK-NEXT: if w0 != 0 goto -{{[0-9]+}} <[[C2]]>

@@ -47,3 +47,46 @@ int sign_extension(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = *(u8 *)(r10 - 1)
+// CHECK-NEXT: r[[A]] <<= 56
+// CHECK-NEXT: r[[A]] s>>= 56
+// CHECK-NEXT: if r[[A]] != -2 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u8 *)(r10 - 2)
+// CHECK-NEXT: if r[[A]] != 254 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u16 *)(r10 - 4)
+// CHECK-NEXT: r[[A]] <<= 48
+// CHECK-NEXT: r[[A]] s>>= 48
+// CHECK-NEXT: if r[[A]] != -3 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u16 *)(r10 - 6)
+// CHECK-NEXT: if r[[A]] != 65533 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: r[[A]] <<= 32
+// CHECK-NEXT: r[[A]] s>>= 32
+// CHECK-NEXT: if r[[A]] != -4 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 16)
+// CHECK-NEXT: r[[C:[0-9]]] = 4294967292 ll
+// CHECK-NEXT: if r[[A]] != r[[C]] goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: r[[A]] <<= 32
+// CHECK-NEXT: r[[A]] s>>= 32
+// CHECK-NEXT: if r[[A]] != -4 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: r[[C:[0-9]]] = 4294967292 ll
+// CHECK-NEXT: if r[[A]] != r[[C]] goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u8 *)(r10 - 2)
+// CHECK-NEXT: r[[A]] <<= 56
+// CHECK-NEXT: r[[A]] s>>= 56
+// CHECK-NEXT: if r[[A]] != -2 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u16 *)(r10 - 6)
+// CHECK-NEXT: r[[A]] <<= 48
+// CHECK-NEXT: r[[A]] s>>= 48
+// CHECK-NEXT: if r[[A]] != -3 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u8 *)(r10 - 1)
+// CHECK-NEXT: if w[[A]] != 254 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u8 *)(r10 - 2)
+// CHECK-NEXT: if w[[A]] != 254 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 16)
+// CHECK-NEXT: r[[A]] <<= 32
+// CHECK-NEXT: r[[A]] s>>= 32
+// CHECK-NEXT: if r[[A]] != -4 goto
