@@ -57,3 +57,7 @@ SEC("socket") int spill_sharing(struct __sk_buff *skb)
 return 0; }
 char LICENSE[] SEC("license") = "GPL";
 
+
+// The frame (spills and locals) stays within 128 bytes:
+// CHECK: spill_sharing: (section socket, {{[0-9]+}} insns, stack {{([0-9]|[0-9][0-9]|1[01][0-9]|12[0-8])}})
+// CHECK-NOT: r10 - {{(129|1[3-9][0-9]|[2-9][0-9][0-9])}})

@@ -39,3 +39,20 @@ int static_init_addresses(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: twice: (section .text,
+// CHECK: thrice: (section .text,
+// CHECK: static_init_addresses: (section socket,
+// CHECK: r[[O:[0-9]]] = ops ll
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r[[O]] + 8)
+// CHECK-NEXT: if w[[V]] != 9 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u8 *)(r[[O]] + 24)
+// CHECK-NEXT: if w[[V]] != 111 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u8 *)(r[[O]] + 26)
+// CHECK-NEXT: if w[[V]] != 115 goto
+// CHECK-NEXT: r[[C:[0-9]]] = counts ll
+// CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 8)
+// CHECK-NEXT: if w[[C]] != 7 goto
+// CHECK: call twice
+// CHECK: call thrice
+// CHECK-NOT: r0 = 3

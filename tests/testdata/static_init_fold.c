@@ -41,3 +41,26 @@ int static_init_fold(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = scaled ll
+// CHECK-NEXT: r[[A]] = *(u32 *)(r[[A]] + 0)
+// CHECK-NEXT: if w[[A]] != 410 goto
+// CHECK-NEXT: r[[A:[0-9]]] = ratio ll
+// CHECK-NEXT: r[[A]] = *(u32 *)(r[[A]] + 0)
+// CHECK-NEXT: if w[[A]] != 15 goto
+// CHECK-NEXT: r[[A:[0-9]]] = port_n ll
+// CHECK-NEXT: r[[A]] = *(u16 *)(r[[A]] + 0)
+// CHECK-NEXT: if w[[A]] != 36895 goto
+// CHECK-NEXT: r[[P:[0-9]]] = pairs ll
+// CHECK-NEXT: r[[A:[0-9]]] = *(u8 *)(r[[P]] + 0)
+// CHECK-NEXT: if w[[A]] != 1 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u16 *)(r[[P]] + 2)
+// CHECK-NEXT: if w[[A]] != 2 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r[[P]] + 4)
+// CHECK-NEXT: if w[[A]] != -3 goto
+// CHECK: r[[I:[0-9]]] <<= 3
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r{{[0-9]}} + 4)
+// CHECK-NEXT: if w[[A]] != 40 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r[[P]] + 20)
+// CHECK-NEXT: if w[[A]] != 9 goto
+// CHECK-NOT: r0 = 3

@@ -44,3 +44,29 @@ int stdatomic_ops(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[C:[0-9]]] = counter ll
+// CHECK-NEXT: r[[V:[0-9]]] = 5
+// CHECK-NEXT: w[[V]] = atomic_fetch_add(*(u32 *)(r[[C]] + 0), w[[V]])
+// CHECK-NEXT: if w[[V]] != 0 goto
+// CHECK-NEXT: r[[T:[0-9]]] = total ll
+// CHECK-NEXT: r[[V:[0-9]]] = 3
+// CHECK-NEXT: lock *(u64 *)(r[[T]] + 0) += r[[V]]
+// CHECK-NEXT: r[[V:[0-9]]] = 16
+// CHECK-NEXT: lock *(u32 *)(r[[C]] + 0) |= w[[V]]
+// CHECK-NEXT: r[[V:[0-9]]] = 0
+// CHECK-NEXT: w[[V]] = atomic_fetch_add(*(u32 *)(r[[C]] + 0), w[[V]])
+// CHECK-NEXT: if w[[V]] != 21 goto
+// CHECK-NEXT: r[[V:[0-9]]] = 0
+// CHECK-NEXT: r[[V]] = atomic_fetch_add(*(u64 *)(r[[T]] + 0), r[[V]])
+// CHECK-NEXT: if w[[V]] != 3 goto
+// CHECK-NEXT: r0 = 21
+// CHECK-NEXT: r[[V:[0-9]]] = 42
+// CHECK-NEXT: w0 = cmpxchg(*(u32 *)(r[[C]] + 0), w0, w[[V]])
+// CHECK-NEXT: if w0 != 21 goto
+// CHECK-NEXT: r0 = 21
+// CHECK-NEXT: r[[V:[0-9]]] = 99
+// CHECK-NEXT: w0 = cmpxchg(*(u32 *)(r[[C]] + 0), w0, w[[V]])
+// CHECK-NEXT: if w0 == 21 goto
+// CHECK-NEXT: w[[E:[0-9]]] = w0
+// CHECK-NEXT: if w[[E]] != 42 goto

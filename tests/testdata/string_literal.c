@@ -31,3 +31,17 @@ int string_literal(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: *(u32 *)(r10 - 16) = 1819043176
+// CHECK-NEXT: *(u16 *)(r10 - 12) = 111
+// CHECK-NEXT: r[[S:[0-9]]] = r10
+// CHECK-NEXT: r[[S]] += -16
+// CHECK-NEXT: r[[I:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: w[[I]] &= 3
+// CHECK: r[[S]] += r[[I]]
+// CHECK-NEXT: r[[C:[0-9]]] = *(u8 *)(r[[S]] + 0)
+// CHECK-NEXT: if w[[C]] == 108 goto
+// CHECK-NEXT: r0 = 3
+// CHECK-NOT: r0 =
+// CHECK: r0 = 0
+// CHECK-NEXT: exit

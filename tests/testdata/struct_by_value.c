@@ -59,3 +59,16 @@ int struct_by_value(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK-NOT: call
+// CHECK: r[[X:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = r[[X]]
+// CHECK-NEXT: r[[B]] <<= 1
+// CHECK-NEXT: r[[A:[0-9]]] = r[[X]]
+// CHECK-NEXT: r[[A]] += 1
+// CHECK-NEXT: r[[A]] += r[[B]]
+// CHECK-NEXT: if r[[A]] != 181 goto
+// CHECK-NEXT: if r[[X]] == 60 goto
+// CHECK-NOT: call
+// CHECK-NOT: r0 = 1
+// CHECK-NOT: r0 = 2

@@ -60,3 +60,47 @@ int struct_by_value_calls(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// flip: r1 is the hidden result pointer, r2 the pointer to the copy.
+// CHECK: flip: (section .text,
+// CHECK: r[[D:[0-9]]] = *(u32 *)(r2 + 4)
+// CHECK-NEXT: r[[S:[0-9]]] = *(u32 *)(r2 + 0)
+// CHECK: *(u32 *)(r2 + 0) = 0
+// CHECK-NEXT: *(u32 *)(r1 + 0) = r[[D]]
+// CHECK-NEXT: *(u32 *)(r1 + 4) = r[[S]]
+// CHECK: mk: (section .text,
+// CHECK: *(u64 *)(r1 + 0) = r2
+// CHECK-NEXT: *(u64 *)(r1 + 8) = r{{[0-9]}}
+// CHECK: sum: (section .text,
+// CHECK-NEXT: r[[A:[0-9]]] = *(u64 *)(r1 + 0)
+// CHECK-NEXT: r[[A]] += 1
+// CHECK-NEXT: *(u64 *)(r1 + 0) = r[[A]]
+// CHECK: struct_by_value_calls: (section socket,
+// CHECK: *(u32 *)(r10 - 40) = r{{[0-9]}}
+// CHECK: r2 = r10
+// CHECK-NEXT: r2 += -40
+// CHECK-NEXT: r1 = r10
+// CHECK-NEXT: r1 += -56
+// CHECK-NEXT: call flip
+// CHECK-NEXT: r{{[0-9]}} = *(u32 *)(r10 - 56)
+// CHECK: r1 = r10
+// CHECK-NEXT: r1 += -72
+// CHECK-NEXT: call mk
+// CHECK: *(u64 *)(r10 - 88) = r[[PA:[0-9]]]
+// CHECK-NEXT: *(u64 *)(r10 - 80) = r{{[0-9]}}
+// CHECK-NEXT: r1 = r10
+// CHECK-NEXT: r1 += -88
+// CHECK-NEXT: call sum
+// CHECK-NEXT: if r0 != 181 goto
+// CHECK-NEXT: if r[[PA]] != 60 goto
+// CHECK: r2 += -88
+// CHECK-NEXT: r1 = r10
+// CHECK-NEXT: r1 += -104
+// CHECK-NEXT: call flip
+// CHECK: r2 += -120
+// CHECK-NEXT: r1 = r10
+// CHECK-NEXT: r1 += -136
+// CHECK-NEXT: call flip
+// CHECK-NEXT: r[[P:[0-9]]] = *(u16 *)(r10 - 126)
+// CHECK-NEXT: if w[[P]] == 4 goto
+// CHECK-NOT: r0 = 2
