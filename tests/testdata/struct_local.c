@@ -42,3 +42,41 @@ int struct_local(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// struct rect: a at 0, b at 8, tag at 16, area at 24, hist at 32 (40 bytes).
+// CHECK: fill: (section .text,
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r1 + 0)
+// CHECK-NEXT: w[[T]] += w2
+// CHECK-NEXT: *(u32 *)(r1 + 8) = r[[T]]
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r1 + 4)
+// CHECK-NEXT: w[[T]] += w3
+// CHECK-NEXT: *(u32 *)(r1 + 12) = r[[T]]
+// CHECK: *(u64 *)(r1 + 24) = r{{[0-9]}}
+// CHECK: *(u16 *)(r1 + 32) = r{{[0-9]}}
+// CHECK: *(u16 *)(r1 + 34) = r{{[0-9]}}
+// CHECK: *(u16 *)(r1 + 36) = r{{[0-9]}}
+// CHECK: struct_local: (section socket,
+// CHECK: *(u32 *)(r10 - 48) = 1
+// CHECK-NEXT: *(u32 *)(r10 - 44) = 2
+// CHECK-NEXT: r[[T:[0-9]]] = 170
+// CHECK-NEXT: *(u8 *)(r10 - 32) = r[[T]]
+// CHECK-NEXT: r1 = r10
+// CHECK-NEXT: r1 += -48
+// CHECK: call fill
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r10 - 40)
+// CHECK-NEXT: if w[[T]] != 5 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r10 - 36)
+// CHECK-NEXT: if w[[T]] != 5 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u64 *)(r10 - 24)
+// CHECK-NEXT: if r[[T]] != 12 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r10 - 32)
+// CHECK-NEXT: if w[[T]] != 170 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 16)
+// CHECK-NEXT: if w[[T]] != 4 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 14)
+// CHECK-NEXT: if w[[T]] != 8 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 12)
+// CHECK-NEXT: if w[[T]] != 12 goto
+// CHECK-NEXT: r[[T:[0-9]]] = 15
+// CHECK-NEXT: *(u32 *)(r10 - 36) = r[[T]]
+// CHECK-NOT: r0 = 5

@@ -42,3 +42,17 @@ int sub_b(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: record: (section .text,
+// CHECK: r1 = map[hits] ll
+// CHECK: call 1
+// CHECK: r[[C:[0-9]]] = calls ll
+// CHECK-NEXT: r[[N:[0-9]]] = *(u32 *)(r[[C]] + 0)
+// CHECK-NEXT: w[[N]] += 1
+// CHECK-NEXT: *(u32 *)(r[[C]] + 0) = r[[N]]
+// CHECK: sub_a: (section socket,
+// CHECK-NEXT: r1 = 0
+// CHECK-NEXT: call record
+// CHECK: sub_b: (section socket,
+// CHECK-NEXT: r1 = 1
+// CHECK-NEXT: call record

@@ -32,3 +32,26 @@ int switch_sparse(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// 64-bit compares (r, not w), the 2^32 case through a 64-bit constant.
+// CHECK: sparse: (section .text,
+// CHECK-NOT: if w1
+// CHECK: if r1 == -1000 goto {{[+][0-9]+}} <[[C1:[0-9]+]]>
+// CHECK-NEXT: if r1 == 3 goto {{[+][0-9]+}} <[[C2:[0-9]+]]>
+// CHECK-NEXT: if r1 == 80 goto {{[+][0-9]+}} <[[C3:[0-9]+]]>
+// CHECK-NEXT: [[DEF:[0-9]+]]: r0 = 0
+// CHECK: if r1 == 443 goto {{[+][0-9]+}} <[[C4:[0-9]+]]>
+// CHECK-NEXT: if r1 == 65535 goto {{[+][0-9]+}} <[[C5:[0-9]+]]>
+// CHECK-NEXT: r[[K:[0-9]]] = 4294967296 ll
+// CHECK-NEXT: if r1 == r[[K]] goto {{[+][0-9]+}} <[[C6:[0-9]+]]>
+// CHECK-NEXT: goto -{{[0-9]+}} <[[DEF]]>
+// CHECK-NEXT: [[C1]]: r0 = 1
+// CHECK: [[C2]]: r0 = 2
+// CHECK: [[C3]]: r0 = 3
+// CHECK: [[C4]]: r0 = 4
+// CHECK: [[C5]]: r0 = 5
+// CHECK: [[C6]]: r0 = 6
+// CHECK: switch_sparse: (section socket,
+// CHECK: r1 = 4294967299 ll
+// CHECK-NEXT: call sparse
+// CHECK-NEXT: if w0 != 0 goto
