@@ -86,7 +86,7 @@ var notConverted = map[string]bool{}
 
 func init() {
 	for _, n := range []string{
-		"tc_classifier", "tc_legacy_section", "ternary", "timer_self_rearm", "tracepoint_basic", "truncation", "typedef_qualifiers", "union_local", "unsigned_wrap", "uprobe_basic", "volatile_iter_counter", "xdp_parse_counts", "xdp_ttl", "xdp_tx_swap",
+		"typedef_qualifiers", "union_local", "unsigned_wrap", "uprobe_basic", "volatile_iter_counter", "xdp_parse_counts", "xdp_ttl", "xdp_tx_swap",
 	} {
 		notConverted[n] = true
 	}

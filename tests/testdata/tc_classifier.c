@@ -52,3 +52,25 @@ int tc_classifier(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: tc_classifier: (section tc,
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r1 + 76)
+// CHECK-NEXT: r[[E:[0-9]]] = *(u32 *)(r1 + 80)
+// CHECK-NEXT: r[[P:[0-9]]] = r[[D]]
+// CHECK-NEXT: r[[P]] += 14
+// CHECK-NEXT: r[[P]] += 20
+// CHECK-NEXT: if r[[P]] > r[[E]] goto {{[+][0-9]+}} <[[UNSPEC1:[0-9]+]]>
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r1 + 16)
+// CHECK-NEXT: if w[[T]] != 8 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 23)
+// CHECK-NEXT: if w[[T]] == 17 goto {{[+][0-9]+}} <[[SHOT:[0-9]+]]>
+// CHECK-NEXT: if w[[T]] != 6 goto
+// CHECK: r[[P]] += 20
+// CHECK-NEXT: if r[[P]] > r[[E]] goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r[[D]] + 36)
+// CHECK-NEXT: if w[[T]] != 5632 goto
+// CHECK-NEXT: *(u32 *)(r1 + 8) = 34
+// CHECK-NEXT: r0 = 0
+// CHECK-NEXT: exit
+// CHECK-NEXT: [[UNSPEC1]]: r0 = -1
+// CHECK: [[SHOT]]: r0 = 2

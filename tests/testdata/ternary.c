@@ -33,3 +33,35 @@ int ternary(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[A]] s<= w[[B]] goto {{[+][0-9]+}} <[[ELSE1:[0-9]+]]>
+// CHECK-NEXT: r[[R:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: [[J1:[0-9]+]]: if w[[R]] != 5 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[A]] s>= w[[B]] goto {{[+][0-9]+}} <[[ELSE2:[0-9]+]]>
+// CHECK-NEXT: r[[R:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: [[J2:[0-9]+]]: if w[[R]] != -5 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[V]] s< 0 goto
+// CHECK-NEXT: if w[[V]] s> 3 goto
+// CHECK: if w{{[0-9]}} s<= 3 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[V]] == 0 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[V]] s> 0 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 4)
+// CHECK-NEXT: if w[[V]] == 0 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[V]] == 0 goto
+// CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: if w[[V]] != -5 goto
+// CHECK-NEXT: r0 = 0
+// CHECK-NEXT: exit
+// CHECK-NEXT: [[ELSE1]]: r[[R:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: goto -{{[0-9]+}} <[[J1]]>
+// CHECK-NEXT: [[ELSE2]]: r[[R:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: goto -{{[0-9]+}} <[[J2]]>
+// CHECK-NOT: r0 = 7

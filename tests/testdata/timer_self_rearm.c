@@ -42,3 +42,15 @@ int timer_self_rearm(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: rearm: (section .text,
+// CHECK: r2 = rearm ll
+// CHECK-NEXT: ; bpf_timer_set_callback
+// CHECK-NEXT: r1 = r3
+// CHECK-NEXT: call 170
+// CHECK: timer_self_rearm: (section socket,
+// CHECK: call 169
+// CHECK-NEXT: r2 = rearm ll
+// CHECK-NEXT: ; bpf_timer_set_callback
+// CHECK-NEXT: r1 = r{{[0-9]}}
+// CHECK-NEXT: call 170

@@ -41,3 +41,18 @@ int raw_tp_basic(struct bpf_raw_tracepoint_args *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: tracepoint_basic: (section tracepoint/syscalls/sys_enter_openat,
+// CHECK-NEXT: r[[O:[0-9]]] = opens ll
+// CHECK-NEXT: r[[V:[0-9]]] = 1
+// CHECK-NEXT: lock *(u64 *)(r[[O]] + 0) += r[[V]]
+// CHECK-NEXT: r[[F:[0-9]]] = *(u64 *)(r1 + 32)
+// CHECK-NEXT: r[[L:[0-9]]] = last_flags ll
+// CHECK-NEXT: *(u64 *)(r[[L]] + 0) = r[[F]]
+// CHECK: tp_short: (section tp/syscalls/sys_exit_openat,
+// CHECK: raw_tp_basic: (section raw_tp/sys_enter,
+// CHECK-NEXT: r[[A:[0-9]]] = *(u64 *)(r1 + 8)
+// CHECK-NEXT: if r[[A]] != 257 goto
+// CHECK-NEXT: r[[E:[0-9]]] = raw_events ll
+// CHECK-NEXT: r[[V:[0-9]]] = 1
+// CHECK-NEXT: lock *(u64 *)(r[[E]] + 0) += r[[V]]

@@ -45,3 +45,43 @@ int truncation(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[V:[0-9]]] = *(u64 *)(r10 - 8)
+// CHECK-NEXT: r{{[0-9]}} = r[[V]]
+// CHECK-NEXT: r[[B:[0-9]]] = r[[V]]
+// CHECK-NEXT: r[[B]] &= 255
+// CHECK-NEXT: *(u8 *)(r10 - 32) = r[[B]]
+// CHECK-NEXT: r[[H:[0-9]]] = r[[V]]
+// CHECK-NEXT: r[[H]] &= 65535
+// CHECK-NEXT: *(u16 *)(r10 - 30) = r[[H]]
+// CHECK-NEXT: *(u32 *)(r10 - 28) = r[[V]]
+// CHECK-NEXT: r[[V]] <<= 56
+// CHECK-NEXT: r[[V]] s>>= 56
+// CHECK-NEXT: *(u8 *)(r10 - 24) = r[[V]]
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r10 - 32)
+// CHECK-NEXT: if w[[T]] != 136 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 30)
+// CHECK-NEXT: if w[[T]] != 30600 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r10 - 28)
+// CHECK-NEXT: if w[[T]] != 1432778632 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r10 - 24)
+// CHECK-NEXT: if w[[T]] != 136 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r10 - 24)
+// CHECK-NEXT: r[[T]] <<= 56
+// CHECK-NEXT: r[[T]] s>>= 56
+// CHECK-NEXT: if w[[T]] s>= 0 goto
+// CHECK-NEXT: if w[[B]] != 136 goto
+// CHECK-NEXT: if w[[H]] != 30600 goto
+// CHECK-NEXT: if w{{[0-9]}} != 1432778632 goto
+// CHECK: r[[K:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: r[[K]] &= 255
+// CHECK-NEXT: r[[M:[0-9]]] = *(u32 *)(r10 - 16)
+// CHECK-NEXT: r[[M]] &= 255
+// CHECK: if w{{[0-9]}} != 119 goto
+// CHECK: if w{{[0-9]}} != 102 goto
+// CHECK: if w[[K]] != 44 goto
+// CHECK: if w[[M]] != 255 goto
+// CHECK-NEXT: r[[S:[0-9]]] <<= 48
+// CHECK-NEXT: r[[S]] s>>= 48
+// CHECK-NEXT: if w[[S]] == 21862 goto
+// CHECK-NOT: r0 = 9
