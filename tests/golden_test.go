@@ -85,9 +85,7 @@ func TestGolden(t *testing.T) {
 var notConverted = map[string]bool{}
 
 func init() {
-	for _, n := range []string{
-		"typedef_qualifiers", "union_local", "unsigned_wrap", "uprobe_basic", "volatile_iter_counter", "xdp_parse_counts", "xdp_ttl", "xdp_tx_swap",
-	} {
+	for _, n := range []string{} {
 		notConverted[n] = true
 	}
 }

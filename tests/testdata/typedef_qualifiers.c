@@ -39,3 +39,27 @@ int typedef_qualifiers(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: sum: (section .text,
+// CHECK-NEXT: r0 = *(u32 *)(r1 + 0)
+// CHECK-NEXT: w0 *= w2
+// CHECK-NEXT: r[[D:[0-9]]] = *(u16 *)(r1 + 4)
+// CHECK-NEXT: r[[D]] <<= 48
+// CHECK-NEXT: r[[D]] s>>= 48
+// CHECK-NEXT: w0 += w[[D]]
+// CHECK: typedef_qualifiers: (section socket,
+// CHECK: r[[H:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[H]] += 10
+// CHECK-NEXT: *(u32 *)(r10 - 8) = r[[H]]
+// CHECK: r2 = 2
+// CHECK-NEXT: call sum
+// CHECK-NEXT: if w0 != 25 goto
+// The volatile v: read, written, read again (not merged).
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: r[[T:[0-9]]] = 2
+// CHECK-NEXT: *(u32 *)(r10 - 12) = r[[T]]
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if w[[A]] != 1 goto
+// CHECK-NEXT: if w[[B]] == 2 goto
+// CHECK-NOT: r0 = 4
+// CHECK-NOT: r0 = 5

@@ -40,3 +40,21 @@ int union_local(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[S:[0-9]]] = *(u64 *)(r10 - 8)
+// CHECK-NEXT: *(u64 *)(r10 - 16) = r[[S]]
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r10 - 16)
+// CHECK-NEXT: if w[[T]] != 8 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r10 - 9)
+// CHECK-NEXT: if w[[T]] != 1 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 14)
+// CHECK-NEXT: if w[[T]] != 1286 goto
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if w[[T]] != 16909060 goto
+// CHECK-NEXT: r[[T:[0-9]]] = 255
+// CHECK-NEXT: *(u8 *)(r10 - 16) = r[[T]]
+// CHECK-NEXT: r[[Q:[0-9]]] = *(u64 *)(r10 - 16)
+// CHECK-NEXT: r[[C:[0-9]]] = 72623859790383103 ll
+// CHECK-NEXT: if r[[Q]] == r[[C]] goto
+// CHECK-NOT: r0 = 4
+// CHECK-NOT: r0 = 5

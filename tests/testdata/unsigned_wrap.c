@@ -38,3 +38,36 @@ int unsigned_wrap(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: r[[A:[0-9]]] = *(u8 *)(r10 - 1)
+// CHECK-NEXT: w[[A]] += 1
+// CHECK-NEXT: r[[A]] &= 255
+// CHECK-NEXT: if w[[A]] != 0 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u16 *)(r10 - 4)
+// CHECK-NEXT: w[[A]] += 2
+// CHECK-NEXT: r[[A]] &= 65535
+// CHECK-NEXT: if w[[A]] != 1 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] += 1
+// CHECK-NEXT: if w[[A]] != 0 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u64 *)(r10 - 16)
+// CHECK-NEXT: r[[A]] += 1
+// CHECK-NEXT: if r[[A]] != 0 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: r[[B:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] *= w[[B]]
+// CHECK-NEXT: if w[[A]] != 1 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 20)
+// CHECK-NEXT: if w[[A]] != -5 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 20)
+// CHECK-NEXT: r[[A]] &= 255
+// CHECK-NEXT: if w[[A]] != 251 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 20)
+// CHECK-NEXT: r[[A]] <<= 32
+// CHECK-NEXT: r[[A]] s>>= 32
+// CHECK-NEXT: if r[[A]] != -5 goto
+// CHECK-NEXT: r[[A:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: w[[A]] <<= 4
+// CHECK-NEXT: if w[[A]] == -16 goto
+// CHECK-NOT: r0 = 9
+// CHECK-NOT: r0 = 11

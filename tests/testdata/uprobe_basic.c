@@ -28,3 +28,18 @@ int uretprobe_basic(struct pt_regs *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// PT_REGS_PARM1 is rdi (pt_regs + 112), PARM2 rsi (+ 104), RC rax (+ 80).
+// CHECK: uprobe_basic: (section uprobe,
+// CHECK-NEXT: r[[BUF:[0-9]]] = *(u64 *)(r1 + 112)
+// CHECK-NEXT: r[[N:[0-9]]] = *(u64 *)(r1 + 104)
+// CHECK-NEXT: r[[G:[0-9]]] = last_arg ll
+// CHECK-NEXT: *(u64 *)(r[[G]] + 0) = r[[N]]
+// CHECK-NEXT: r1 = first_bytes ll
+// CHECK-NEXT: ; bpf_probe_read_user
+// CHECK-NEXT: r2 = 8
+// CHECK-NEXT: call 112
+// CHECK: uretprobe_basic: (section uretprobe,
+// CHECK-NEXT: r[[R:[0-9]]] = *(u64 *)(r1 + 80)
+// CHECK-NEXT: r[[G:[0-9]]] = last_ret ll
+// CHECK-NEXT: *(u64 *)(r[[G]] + 0) = r[[R]]

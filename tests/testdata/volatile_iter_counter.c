@@ -35,3 +35,21 @@ int volatile_iter_counter(struct __sk_buff *skb)
 // ASM: "*(u32 *)(r10 - 12) = 0"
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: volatile_iter_counter: (section socket, {{[0-9]+}} insns, stack 16)
+// CHECK-NEXT: *(u32 *)(r10 - 12) = 0
+// CHECK-NEXT: r1 = r10
+// CHECK-NEXT: r1 += -8
+// CHECK: call bpf_iter_num_new
+// CHECK-NEXT: [[L:[0-9]+]]: r1 = r10
+// CHECK-NEXT: r1 += -8
+// CHECK-NEXT: ; bpf_iter_num_next
+// CHECK-NEXT: call bpf_iter_num_next
+// CHECK-NEXT: if r0 == 0 goto
+// CHECK-NEXT: r[[N:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: w[[N]] += 1
+// CHECK-NEXT: *(u32 *)(r10 - 12) = r[[N]]
+// CHECK-NEXT: goto -{{[0-9]+}} <[[L]]>
+// CHECK: call bpf_iter_num_destroy
+// CHECK-NEXT: r[[N:[0-9]]] = *(u32 *)(r10 - 12)
+// CHECK-NEXT: if w[[N]] != 7 goto

@@ -133,3 +133,51 @@ int xdp_parse_counts(struct xdp_md *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// The bounds checks the verifier needs: Ethernet, IPv4, the variable
+// header length, TCP and UDP, each against data_end.
+// CHECK: xdp_parse_counts: (section xdp,
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r1 + 0)
+// CHECK-NEXT: r[[E:[0-9]]] = *(u32 *)(r1 + 4)
+// CHECK-NEXT: r[[P:[0-9]]] = r[[D]]
+// CHECK-NEXT: r[[P]] += 14
+// CHECK-NEXT: if r[[P]] <= r[[E]] goto
+// CHECK-NEXT: r1 = 255
+// CHECK: r[[IP:[0-9]]] = r[[P]]{{$}}
+// CHECK-NEXT: r[[P]] += 20
+// CHECK-NEXT: if r[[P]] <= r[[E]] goto
+// CHECK: r[[H:[0-9]]] = *(u8 *)(r[[D]] + 14)
+// CHECK-NEXT: r[[H]] <<= 60
+// CHECK-NEXT: r[[H]] >>= 60
+// CHECK-NEXT: w[[H]] <<= 2
+// CHECK-NEXT: if w[[H]] >= 20 goto
+// CHECK: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
+// CHECK-NEXT: *(u32 *)(r10 - 8) = r[[PR]]
+// CHECK-NEXT: r1 = map[proto_counts] ll
+// CHECK: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
+// CHECK-NEXT: if w[[PR]] != 6 goto
+// CHECK-NEXT: r[[IP]] += r[[H]]
+// CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
+// CHECK-NEXT: r[[T]] += 20
+// CHECK-NEXT: if r[[T]] > r[[E]] goto
+// CHECK-NEXT: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
+// CHECK-NEXT: r[[PT]] = be16 r[[PT]]
+// CHECK-NEXT: *(u16 *)(r10 - 8) = r[[PT]]
+// CHECK-NEXT: *(u64 *)(r10 - 16) = 1
+// CHECK-NEXT: r1 = map[port_counts] ll
+// CHECK: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
+// CHECK-NEXT: if w[[PT]] == 5888 goto
+// CHECK: r[[T:[0-9]]] = r[[IP]]
+// CHECK-NEXT: r[[T]] += r[[H]]
+// CHECK-NEXT: if r[[T]] > r[[E]] goto
+// CHECK: if w{{[0-9]}} != 17 goto
+// CHECK-NEXT: r[[IP]] += r[[H]]
+// CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
+// CHECK-NEXT: r[[T]] += 8
+// CHECK-NEXT: if r[[T]] > r[[E]] goto
+// CHECK-NEXT: r[[L:[0-9]]] = *(u16 *)(r[[IP]] + 4)
+// CHECK-NEXT: r[[L]] = be16 r[[L]]
+// CHECK-NEXT: if w[[L]] != 12 goto
+// CHECK: r1 = map[port_counts] ll
+// CHECK: r4 = 1
+// CHECK-NEXT: call 2

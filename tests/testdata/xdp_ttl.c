@@ -42,3 +42,26 @@ int xdp_ttl(struct xdp_md *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: xdp_ttl: (section xdp,
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r1 + 0)
+// CHECK-NEXT: r[[E:[0-9]]] = *(u32 *)(r1 + 4)
+// CHECK: if r{{[0-9]}} > r[[E]] goto
+// CHECK: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 22)
+// CHECK-NEXT: if w[[T]] s<= 1 goto {{[+][0-9]+}} <[[DROP:[0-9]+]]>
+// CHECK-NEXT: r[[C:[0-9]]] = *(u16 *)(r[[D]] + 24)
+// CHECK-NEXT: w[[C]] += 1
+// CHECK-NEXT: if w[[C]] < 65535 goto {{[+][0-9]+}} <[[NOCARRY:[0-9]+]]>
+// CHECK-NEXT: r[[K:[0-9]]] = 1
+// CHECK-NEXT: [[ADD:[0-9]+]]: w[[C]] += w[[K]]
+// CHECK-NEXT: r[[C]] &= 65535
+// CHECK-NEXT: *(u16 *)(r[[D]] + 24) = r[[C]]
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 22)
+// CHECK-NEXT: w[[T]] -= 1
+// CHECK-NEXT: r[[T]] &= 255
+// CHECK-NEXT: *(u8 *)(r[[D]] + 22) = r[[T]]
+// CHECK-NEXT: r0 = 2
+// CHECK-NEXT: exit
+// CHECK-NEXT: [[NOCARRY]]: r[[K]] = 0
+// CHECK-NEXT: goto -{{[0-9]+}} <[[ADD]]>
+// CHECK: [[DROP]]: r0 = 1

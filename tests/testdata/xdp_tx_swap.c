@@ -43,3 +43,24 @@ int xdp_tx_swap(struct xdp_md *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+// CHECK: xdp_tx_swap: (section xdp,
+// CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r1 + 0)
+// CHECK-NEXT: r[[E:[0-9]]] = *(u32 *)(r1 + 4)
+// CHECK: if r{{[0-9]}} > r[[E]] goto
+// CHECK: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 23)
+// CHECK-NEXT: if w[[T]] != 17 goto
+// CHECK-NEXT: r[[M0:[0-9]]] = *(u8 *)(r[[D]] + 0)
+// CHECK: r[[M5:[0-9]]] = *(u8 *)(r[[D]] + 5)
+// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 6)
+// CHECK-NEXT: *(u8 *)(r[[D]] + 0) = r[[T]]
+// CHECK: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 11)
+// CHECK-NEXT: *(u8 *)(r[[D]] + 5) = r[[T]]
+// CHECK-NEXT: r[[M0]] &= 255
+// CHECK-NEXT: *(u8 *)(r[[D]] + 6) = r[[M0]]
+// CHECK: *(u8 *)(r[[D]] + 11) = r[[M5]]
+// CHECK-NEXT: r[[S:[0-9]]] = *(u32 *)(r[[D]] + 26)
+// CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r[[D]] + 30)
+// CHECK-NEXT: *(u32 *)(r[[D]] + 26) = r[[T]]
+// CHECK-NEXT: *(u32 *)(r[[D]] + 30) = r[[S]]
+// CHECK-NEXT: r0 = 3
