@@ -33,9 +33,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden (of LISTING: 
 // A program with neither CHECK lines nor LISTING: whole fails: every
 // program says what it checks. A testdata/NAME.golden of a program without
 // LISTING: whole fails too (-update deletes it), so the set of whole
-// listings cannot drift. (The programs in notConverted still have their
-// whole listing compared until they get CHECK lines; the list only
-// shrinks.)
+// listings cannot drift.
 //
 // It also holds the objects to testdata/objects.sha256 (rewritten by
 // -update too): a refactoring must leave every object byte-identical, and
@@ -53,12 +51,6 @@ func TestGolden(t *testing.T) {
 				t.Fatal("empty listing")
 			}
 			sums.Add(p.Name, res.Object)
-			if notConverted[p.Name] {
-				if len(p.Checks) > 0 || p.WholeListing != "" {
-					t.Errorf("%s has CHECK or LISTING lines: take it out of notConverted (golden_test.go) and delete its .golden", p.Path)
-				}
-				p = withWholeListing(p, "not converted to CHECK lines yet")
-			}
 			if len(p.Checks) == 0 && p.WholeListing == "" {
 				t.Errorf("%s says nothing to check: give it CHECK lines for the listing lines its test is about, or // LISTING: whole REASON if the whole listing is the point", p.Path)
 			}
@@ -76,25 +68,6 @@ func TestGolden(t *testing.T) {
 		})
 	}
 	checkObjectSums(t, &sums, sums.Len() == len(corpus))
-}
-
-// notConverted are the corpus programs that have no CHECK lines yet: their
-// whole listing is compared with testdata/NAME.golden, as before CHECK
-// lines. Converting one: CHECK lines for what its leading comment says it
-// tests, its name out of this list, its .golden deleted. Nothing is added.
-var notConverted = map[string]bool{}
-
-func init() {
-	for _, n := range []string{} {
-		notConverted[n] = true
-	}
-}
-
-// withWholeListing is p opted into the whole-listing comparison.
-func withWholeListing(p *program, reason string) *program {
-	q := *p
-	q.WholeListing = reason
-	return &q
 }
 
 // checkWholeListing compares the listing of a LISTING: whole program with
