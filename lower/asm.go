@@ -46,6 +46,9 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	if !ok {
 		return
 	}
+	if len(labels) == 1 && fl.asmGotoBranch(text, ops, labels[0]) {
+		return
+	}
 	if len(labels) > 0 {
 		if text, ok = fl.asmGotoText(x, text, ops, labels); !ok {
 			return

@@ -92,3 +92,88 @@ func (fl *fnLowerer) asmGotoBranches(sel ir.Reg, labels []asmLabel) {
 		fl.startBlock(next)
 	}
 }
+
+// asmGotoCompare is asm goto text that is one conditional jump to the
+// statement's one label, as bpf_experimental.h's bpf_cmp_likely,
+// bpf_cmp_unlikely and bpf_assert_range write it: "if %[lhs] OP %[rhs]
+// goto %l[label]".
+var asmGotoCompare = regexp.MustCompile(`^\s*if\s+(%\[[A-Za-z_][A-Za-z_0-9]*\]|%[0-9]+)\s*(==|!=|s?[<>]=?|&)\s*(%\[[A-Za-z_][A-Za-z_0-9]*\]|%[0-9]+|-?[0-9]+|0x[0-9a-fA-F]+)\s+goto\s+(%l\[[A-Za-z_][A-Za-z_0-9]*\]|%l[0-9]+)\s*;?\s*$`)
+
+// asmGoCond maps the BPF assembler's jump operators to branch conditions.
+var asmGoCond = map[string]ir.Cond{
+	"==": ir.Eq, "!=": ir.Ne, "&": ir.Set,
+	">": ir.Ugt, ">=": ir.Uge, "<": ir.Ult, "<=": ir.Ule,
+	"s>": ir.Sgt, "s>=": ir.Sge, "s<": ir.Slt, "s<=": ir.Sle,
+}
+
+// asmGotoBranch lowers an asm goto whose text is asmGotoCompare as a
+// branch of the IR instead of an OpAsm with a selector: the same compare of
+// the same registers, which the optimiser can then thread (bpf_cmp's
+// `ret = DEFAULT; asm goto; ret = !DEFAULT; l_true:` followed by `if
+// (ret)` becomes one conditional jump, as clang emits it; the selector
+// cost every assertion three instructions and a branch the verifier
+// walks). It reports false, having emitted nothing, for any other text.
+func (fl *fnLowerer) asmGotoBranch(text string, ops []asmOperand, label asmLabel) bool {
+	m := asmGotoCompare.FindStringSubmatch(text)
+	if m == nil || fl.f.Naked {
+		return false
+	}
+	operand := func(ref string) *asmOperand {
+		var op *asmOperand
+		if ref[1] == '[' {
+			for i := range ops {
+				if "%["+ops[i].name+"]" == ref {
+					op = &ops[i]
+				}
+			}
+		} else if n, err := strconv.Atoi(ref[1:]); err == nil && n < len(ops) {
+			op = &ops[n]
+		}
+		if op == nil || op.output || op.mem || op.tied >= 0 || op.constraint != "r" && op.constraint != "i" && op.constraint != "n" {
+			return nil
+		}
+		return op
+	}
+	switch ref := m[4]; {
+	case ref[2] == '[':
+		name := ref[3 : len(ref)-1]
+		if label.name != name && localLabelSuffix.ReplaceAllString(label.name, "") != name {
+			return false
+		}
+	default:
+		if n, err := strconv.Atoi(ref[2:]); err != nil || n != len(ops) {
+			return false
+		}
+	}
+	lhs := operand(m[1])
+	if lhs == nil || lhs.constraint != "r" {
+		return false
+	}
+	var rhsOp *asmOperand
+	var imm int64
+	if strings.HasPrefix(m[3], "%") {
+		if rhsOp = operand(m[3]); rhsOp == nil {
+			return false
+		}
+	} else {
+		v, err := strconv.ParseInt(m[3], 0, 32)
+		if err != nil {
+			return false
+		}
+		imm = v
+	}
+	if !isScalar(lhs.expr.Type()) || rhsOp != nil && !isScalar(rhsOp.expr.Type()) {
+		return false
+	}
+	a := ir.R(fl.toReg(fl.rvalue(lhs.expr)))
+	b := ir.Imm(imm)
+	if rhsOp != nil {
+		b = fl.rvalue(rhsOp.expr).op
+	}
+	then, next := fl.f.NewBlock(), fl.f.NewBlock()
+	fl.branch(asmGoCond[m[2]], a, b, false, then, next)
+	fl.startBlock(then)
+	fl.gotoLabel(label.node, label.name)
+	fl.startBlock(next)
+	return true
+}
