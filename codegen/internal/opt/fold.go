@@ -81,6 +81,59 @@ func foldConstants(f *ir.Func, _ *passCtx) {
 			}
 		}
 	}
+	dropNoopExts(f, defs)
+}
+
+// dropNoopExts makes a 32-bit extension of a value that fits in 31 bits a
+// copy: `hits[cpu & 255]` with an int cpu sign-extends the masked index to
+// 64 bits (two shifts below -mcpu=v4), where the mask already cleared bit
+// 31 and the upper half. A register qualifies after a definition in the
+// same block, or anywhere when it has one definition.
+func dropNoopExts(f *ir.Func, defs map[ir.Reg]int) {
+	global := map[ir.Reg]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Dst != 0 && defs[in.Dst] == 1 && fits31(in) {
+				global[in.Dst] = true
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		local := map[ir.Reg]bool{}
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpExt && in.Bits == 32 && !in.A.IsImm && (local[in.A.Reg] || global[in.A.Reg]) {
+				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
+			}
+			if in.Dst != 0 {
+				local[in.Dst] = fits31(in)
+			}
+		}
+	}
+}
+
+// fits31 reports whether in leaves its 64-bit result in [0, 2^31).
+func fits31(in *ir.Instr) bool {
+	switch in.Op {
+	case ir.OpALU:
+		if !in.B.IsImm {
+			return false
+		}
+		v := in.B.Imm
+		switch in.ALU {
+		case ir.And:
+			if in.W32 {
+				v = int64(uint32(v))
+			}
+			return v >= 0 && v < 1<<31
+		case ir.Rsh:
+			return in.W32 && v&31 >= 1 || !in.W32 && v&63 >= 33
+		}
+	case ir.OpLoad:
+		return !in.Signed && in.Size <= 2
+	case ir.OpExt:
+		return !in.Signed && in.Bits <= 16
+	}
+	return false
 }
 
 // foldInstr rewrites one instruction whose operands are (partly) constant.
