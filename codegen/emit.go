@@ -345,6 +345,7 @@ func exitBlock(b *emitted) bool {
 // the original order, small exit blocks last. The entry block stays first.
 func layout(blocks []emitted, target []int, reach []bool) []int {
 	placed := make([]bool, len(blocks))
+	preds := predCounts(blocks, target, reach)
 	want := func(bi int) bool { return reach[bi] && !placed[bi] && (bi == 0 || !trivial(&blocks[bi])) }
 	var order []int
 	next := func() int {
@@ -374,6 +375,13 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 					cand = min(th, el)
 					if exitBlock(&blocks[cand]) && !exitBlock(&blocks[max(th, el)]) {
 						cand = max(th, el)
+					} else if s, ok := triangleArm(blocks, target, preds, th, el); ok {
+						cand = s
+					} else if copyBlock(&blocks[th]) != copyBlock(&blocks[el]) {
+						cand = th
+						if copyBlock(&blocks[th]) {
+							cand = el
+						}
 					}
 				case want(el) && !exitBlock(&blocks[el]):
 					cand = el
@@ -388,4 +396,68 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 		cur = cand
 	}
 	return order
+}
+
+// predCounts counts each reachable block's predecessors (after jump
+// threading), an edge per successor.
+func predCounts(blocks []emitted, target []int, reach []bool) []int {
+	n := make([]int, len(blocks))
+	for bi := range blocks {
+		t := blocks[bi].term
+		if !reach[bi] || t == nil || noFallthrough(&blocks[bi]) {
+			continue
+		}
+		switch t.kind {
+		case kJump:
+			n[target[t.then]]++
+		case kBranch:
+			n[target[t.then]]++
+			if target[t.els] != target[t.then] {
+				n[target[t.els]]++
+			}
+		}
+	}
+	return n
+}
+
+// triangleArm reports the arm of an if without else: of a branch's
+// successors a and b, the one whose only predecessor is the branch and
+// which jumps to the other (the join). Layout places it next, as clang
+// does, so that the verifier, which walks a branch's fall-through first,
+// walks the arm before the path that skips it: the arm's state (say
+// "off += len") is the wider one at the join, and the skipping path's
+// narrower state is then pruned there instead of the wider one being
+// walked again through the rest of the program.
+func triangleArm(blocks []emitted, target, preds []int, a, b int) (int, bool) {
+	arm := func(s, j int) bool {
+		t := blocks[s].term
+		return preds[s] == 1 && preds[j] > 1 && t != nil && t.kind == kJump &&
+			!noFallthrough(&blocks[s]) && target[t.then] == j
+	}
+	switch {
+	case arm(a, b) && !arm(b, a):
+		return a, true
+	case arm(b, a) && !arm(a, b):
+		return b, true
+	}
+	return 0, false
+}
+
+// copyBlock reports whether b only sets registers (moves of a register or
+// a constant) and jumps on: the copies of a φ on an edge, like "return 0"
+// inlined into a loop. Layout places the other successor of a branch to it
+// next, as clang does (it hoists or sinks such copies, so that the edge is
+// a plain jump and the other arm falls through): the verifier then walks
+// the arm with code first.
+func copyBlock(b *emitted) bool {
+	if b.term == nil || b.term.kind != kJump || noFallthrough(b) || len(b.body) == 0 {
+		return false
+	}
+	for _, o := range b.body {
+		op := o.ins.OpCode
+		if c := op.Class(); (c != asm.ALUClass && c != asm.ALU64Class) || op.ALUOp() != asm.Mov {
+			return false
+		}
+	}
+	return true
 }
