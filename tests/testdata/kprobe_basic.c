@@ -49,4 +49,4 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: lock *(u64 *)(r0 + 0) += r{{[0-9]}}
 // CHECK: call 2
 // CHECK: kprobe_parm: (section kprobe/vfs_read,
-// CHECK: if r1 > 4096 goto
+// CHECK: if r1 {{(> 4096|<= 4096)}} goto

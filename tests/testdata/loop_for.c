@@ -41,26 +41,25 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: [[HEAD:[0-9]+]]: if w[[I:[0-9]]] >= w[[N]] goto {{[+][0-9]+}} <[[OUT:[0-9]+]]>
 // CHECK-NEXT: r[[T:[0-9]]] = r[[I]]
 // CHECK-NEXT: w[[T]] &= 1
-// CHECK-NEXT: if w[[T]] == 0 goto {{[+][0-9]+}} <[[EVEN:[0-9]+]]>
-// CHECK-NEXT: [[INC:[0-9]+]]: w[[I]] += 1
+// CHECK-NEXT: if w[[T]] != 0 goto {{[+][0-9]+}} <[[INC:[0-9]+]]>
+// CHECK-NEXT: w[[E:[0-9]]] += 1
+// CHECK-NEXT: w[[S:[0-9]]] += w[[I]]
+// CHECK-NEXT: [[INC]]: w[[I]] += 1
 // CHECK-NEXT: if w[[I]] s< 64 goto -{{[0-9]+}} <[[HEAD]]>
 // CHECK-NEXT: [[OUT]]: if w[[I]] != 40 goto
-// CHECK-NEXT: if w[[E:[0-9]]] != 20 goto
-// CHECK-NEXT: if w[[S:[0-9]]] != 380 goto
-// CHECK-NEXT: r[[S]] = 0
+// CHECK-NEXT: if w[[E]] != 20 goto
+// CHECK-NEXT: if w[[S]] == 380 goto
+// CHECK: r[[S]] = 0
 // CHECK-NEXT: r[[I]] = r[[N]]
 // CHECK-NEXT: [[H2:[0-9]+]]: if w[[I]] s>= 10 goto {{[+][0-9]+}} <[[O2:[0-9]+]]>
 // CHECK-NEXT: w[[S]] += 1
 // CHECK-NEXT: w[[I]] += 1
 // CHECK-NEXT: goto -{{[0-9]+}} <[[H2]]>
-// CHECK-NEXT: [[EVEN]]: w[[E]] += 1
-// CHECK-NEXT: w[[S]] += w[[I]]
-// CHECK-NEXT: goto -{{[0-9]+}} <[[INC]]>
-// CHECK-NEXT: [[O2]]: if w[[S]] != 0 goto
-// CHECK-NEXT: r[[I]] = 0
-// CHECK-NEXT: [[H3:[0-9]+]]: r[[T:[0-9]]] = r[[I]]
-// CHECK-NEXT: w[[T]] *= w[[I]]
-// CHECK-NEXT: if w[[T]] > w[[N]] goto {{[+][0-9]+}} <[[O3:[0-9]+]]>
+// CHECK-NEXT: [[O2]]: if w[[S]] == 0 goto
+// CHECK: r[[I]] = 0
+// CHECK-NEXT: [[H3:[0-9]+]]: r[[T3:[0-9]]] = r[[I]]
+// CHECK-NEXT: w[[T3]] *= w[[I]]
+// CHECK-NEXT: if w[[T3]] > w[[N]] goto {{[+][0-9]+}} <[[O3:[0-9]+]]>
 // CHECK-NEXT: w[[I]] += 1
 // CHECK-NEXT: goto -{{[0-9]+}} <[[H3]]>
 // CHECK-NEXT: [[O3]]: if w[[I]] != 7 goto
