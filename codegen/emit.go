@@ -301,6 +301,24 @@ func threadJumps(blocks []emitted) []int {
 	return target
 }
 
+// successors lists block bi's successors after jump threading (a branch
+// with both ways to one block lists it once).
+func successors(blocks []emitted, target []int, bi int) []int {
+	t := blocks[bi].term
+	if t == nil || noFallthrough(&blocks[bi]) {
+		return nil
+	}
+	switch {
+	case t.kind == kJump:
+		return []int{target[t.then]}
+	case t.kind == kBranch && target[t.then] == target[t.els]:
+		return []int{target[t.then]}
+	case t.kind == kBranch:
+		return []int{target[t.then], target[t.els]}
+	}
+	return nil
+}
+
 func reachable(blocks []emitted, target []int) []bool {
 	seen := make([]bool, len(blocks))
 	if len(blocks) == 0 {
@@ -311,18 +329,7 @@ func reachable(blocks []emitted, target []int) []bool {
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		t := blocks[b].term
-		if t == nil || noFallthrough(&blocks[b]) {
-			continue
-		}
-		var succ []int
-		switch t.kind {
-		case kJump:
-			succ = []int{target[t.then]}
-		case kBranch:
-			succ = []int{target[t.then], target[t.els]}
-		}
-		for _, s := range succ {
+		for _, s := range successors(blocks, target, b) {
 			if !seen[s] {
 				seen[s] = true
 				work = append(work, s)
@@ -403,17 +410,9 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 func predCounts(blocks []emitted, target []int, reach []bool) []int {
 	n := make([]int, len(blocks))
 	for bi := range blocks {
-		t := blocks[bi].term
-		if !reach[bi] || t == nil || noFallthrough(&blocks[bi]) {
-			continue
-		}
-		switch t.kind {
-		case kJump:
-			n[target[t.then]]++
-		case kBranch:
-			n[target[t.then]]++
-			if target[t.els] != target[t.then] {
-				n[target[t.els]]++
+		if reach[bi] {
+			for _, s := range successors(blocks, target, bi) {
+				n[s]++
 			}
 		}
 	}

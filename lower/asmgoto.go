@@ -46,18 +46,7 @@ func (fl *fnLowerer) asmGotoText(x *cc.Asm, text string, ops []asmOperand, label
 	}
 	bad := ""
 	text = labelRef.ReplaceAllStringFunc(text, func(ref string) string {
-		k := -1
-		if ref[2] == '[' {
-			name := ref[3 : len(ref)-1]
-			for i, l := range labels {
-				if l.name == name || localLabelSuffix.ReplaceAllString(l.name, "") == name {
-					k = i
-					break
-				}
-			}
-		} else if n, err := strconv.Atoi(ref[2:]); err == nil && n >= len(ops) && n-len(ops) < len(labels) {
-			k = n - len(ops)
-		}
+		k := labelIndex(ref, len(ops), labels)
 		if k < 0 {
 			bad = ref
 			return ref
@@ -82,6 +71,22 @@ func (fl *fnLowerer) asmGotoText(x *cc.Asm, text string, ops []asmOperand, label
 	return b.String(), true
 }
 
+// labelIndex returns the index in labels of a label reference (%l[name],
+// or %lN with N counting the nops operands first), or -1.
+func labelIndex(ref string, nops int, labels []asmLabel) int {
+	if ref[2] == '[' {
+		name := ref[3 : len(ref)-1]
+		for i, l := range labels {
+			if l.name == name || localLabelSuffix.ReplaceAllString(l.name, "") == name {
+				return i
+			}
+		}
+	} else if n, err := strconv.Atoi(ref[2:]); err == nil && n >= nops && n-nops < len(labels) {
+		return n - nops
+	}
+	return -1
+}
+
 // asmGotoBranches jumps to label k where the selector says k+1.
 func (fl *fnLowerer) asmGotoBranches(sel ir.Reg, labels []asmLabel) {
 	for k, l := range labels {
@@ -94,10 +99,10 @@ func (fl *fnLowerer) asmGotoBranches(sel ir.Reg, labels []asmLabel) {
 }
 
 // asmGotoCompare is asm goto text that is one conditional jump to the
-// statement's one label, as bpf_experimental.h's bpf_cmp_likely,
-// bpf_cmp_unlikely and bpf_assert_range write it: "if %[lhs] OP %[rhs]
-// goto %l[label]".
-var asmGotoCompare = regexp.MustCompile(`^\s*if\s+(%\[[A-Za-z_][A-Za-z_0-9]*\]|%[0-9]+)\s*(==|!=|s?[<>]=?|&)\s*(%\[[A-Za-z_][A-Za-z_0-9]*\]|%[0-9]+|-?[0-9]+|0x[0-9a-fA-F]+)\s+goto\s+(%l\[[A-Za-z_][A-Za-z_0-9]*\]|%l[0-9]+)\s*;?\s*$`)
+// statement's one label, as bpf_experimental.h's bpf_cmp_likely and
+// bpf_cmp_unlikely write it: "if %[lhs] OP %[rhs] goto %l[label]" (the
+// right operand may be a number).
+var asmGotoCompare = regexp.MustCompile(`^\s*if\s+%\[([A-Za-z_][A-Za-z_0-9]*)\]\s*(==|!=|s?[<>]=?|&)\s*(%\[([A-Za-z_][A-Za-z_0-9]*)\]|-?[0-9]+|0x[0-9a-fA-F]+)\s+goto\s+(` + labelRef.String() + `)\s*;?\s*$`)
 
 // asmGoCond maps the BPF assembler's jump operators to branch conditions.
 var asmGoCond = map[string]ir.Cond{
@@ -118,32 +123,16 @@ func (fl *fnLowerer) asmGotoBranch(text string, ops []asmOperand, label asmLabel
 	if m == nil || fl.f.Naked {
 		return false
 	}
-	operand := func(ref string) *asmOperand {
-		var op *asmOperand
-		if ref[1] == '[' {
-			for i := range ops {
-				if "%["+ops[i].name+"]" == ref {
-					op = &ops[i]
-				}
+	operand := func(name string) *asmOperand {
+		for i := range ops {
+			if op := &ops[i]; op.name == name && !op.output && !op.mem && op.tied < 0 {
+				return op
 			}
-		} else if n, err := strconv.Atoi(ref[1:]); err == nil && n < len(ops) {
-			op = &ops[n]
 		}
-		if op == nil || op.output || op.mem || op.tied >= 0 || op.constraint != "r" && op.constraint != "i" && op.constraint != "n" {
-			return nil
-		}
-		return op
+		return nil
 	}
-	switch ref := m[4]; {
-	case ref[2] == '[':
-		name := ref[3 : len(ref)-1]
-		if label.name != name && localLabelSuffix.ReplaceAllString(label.name, "") != name {
-			return false
-		}
-	default:
-		if n, err := strconv.Atoi(ref[2:]); err != nil || n != len(ops) {
-			return false
-		}
+	if labelIndex(m[5], len(ops), []asmLabel{label}) != 0 {
+		return false
 	}
 	lhs := operand(m[1])
 	if lhs == nil || lhs.constraint != "r" {
@@ -151,8 +140,8 @@ func (fl *fnLowerer) asmGotoBranch(text string, ops []asmOperand, label asmLabel
 	}
 	var rhsOp *asmOperand
 	var imm int64
-	if strings.HasPrefix(m[3], "%") {
-		if rhsOp = operand(m[3]); rhsOp == nil {
+	if m[4] != "" {
+		if rhsOp = operand(m[4]); rhsOp == nil || rhsOp.constraint != "r" && rhsOp.constraint != "i" && rhsOp.constraint != "n" {
 			return false
 		}
 	} else {
