@@ -39,10 +39,11 @@ func reuseValues(f *ir.Func, c *passCtx) {
 	work := []int{0}
 	queued := make([]bool, n)
 	queued[0] = true
-	st := newAvailSet()
+	var externs map[string]bool
 	if c != nil {
-		st.externs = c.externs
+		externs = c.externs
 	}
+	st := newAvailSet(externs)
 	for len(work) > 0 {
 		bi := work[0]
 		work = work[1:]
@@ -163,8 +164,8 @@ type availSet struct {
 	externs map[string]bool
 }
 
-func newAvailSet() *availSet {
-	return &availSet{exprs: map[exprKey]held{}, copies: map[ir.Reg]held{}, users: map[ir.Reg][]exprKey{}, reps: map[ir.Reg][]ir.Reg{}}
+func newAvailSet(externs map[string]bool) *availSet {
+	return &availSet{externs: externs, exprs: map[exprKey]held{}, copies: map[ir.Reg]held{}, users: map[ir.Reg][]exprKey{}, reps: map[ir.Reg][]ir.Reg{}}
 }
 
 // load makes s hold exactly l's facts.
@@ -232,9 +233,7 @@ func (s *availSet) clear() {
 	if len(s.exprs)+len(s.copies) > 4*maxAcrossEdge {
 		// clear costs a map's capacity: after a long block, start afresh
 		// rather than pay that capacity at every later block.
-		ext := s.externs
-		*s = *newAvailSet()
-		s.externs = ext
+		*s = *newAvailSet(s.externs)
 		return
 	}
 	clear(s.exprs)
