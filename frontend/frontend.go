@@ -54,6 +54,8 @@ type Unit struct {
 	// lateAsserts are the assertions lower decides, see
 	// translateLateAsserts.
 	lateAsserts map[*cc.StaticAssertDeclaration]lateAssert
+	// fromPreamble: cc read the cached preamble (preamble.go).
+	fromPreamble bool
 }
 
 // Line returns source line n (1-based) of the main file, or "".
@@ -97,11 +99,12 @@ func Parse(path string, opts Options) (*Unit, error) {
 	cfg.PragmaHandler = prag.handle
 	loops := &loopSites{}
 	main, regions := hideAccessAttribute(path, dropEmptyAttributes(rewriteFnArray(rewriteU8(endLine(src)))))
+	mainText := loops.mark(rewriteLocalLabels(rewriteNamedVariadics(main)))
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
-		{Name: path, Value: loops.mark(rewriteLocalLabels(rewriteNamedVariadics(main)))},
+		{Name: path, Value: mainText},
 	}
 	headerRegions := []accessRegion{}
 	pruned := false
@@ -117,6 +120,19 @@ func Parse(path string, opts Options) (*Unit, error) {
 		sfs.pruned = &pruned
 	}
 	cfg.FS = sfs
+	if p, text := preambleSource(cfg, sfs, path, mainText, opts); p != nil {
+		// The cached headers reduced to what the file reaches; on any
+		// error, the whole file again below, for its diagnostics.
+		prag = newPragmas()
+		for _, f := range p.once {
+			prag.seen[f] = true
+		}
+		cfg.PragmaHandler = prag.handle
+		if ast, err := translate(cfg, append(sources[:3:3], cc.Source{Name: path, Value: text})); err == nil {
+			regions = append(append(append(regions, p.regions...), headerRegions...), prag.finish()...)
+			return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, loops: loops, fromPreamble: true}, nil
+		}
+	}
 	// attempt translates, then retries the constructs cc refuses but bpfcc
 	// can rewrite; each try starts with no regions or pragmas collected.
 	attempt := func() (ast *cc.AST, err error, split map[token.Position]string, late map[*cc.StaticAssertDeclaration]lateAssert) {

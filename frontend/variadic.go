@@ -214,6 +214,9 @@ type sourceFS struct {
 	// moveAttrs moves attributes after function declarators (see
 	// moveFunctionAttributes).
 	moveAttrs bool
+	// deps, when set, records what is read for the preamble cache, and
+	// refuses vmlinux.h (its pruning depends on the whole program).
+	deps *depLog
 }
 
 // TargetHeaderPath is where <bpfcc/target.h> resolves: the embedded one
@@ -234,8 +237,13 @@ func newSourceFS() sourceFS { return sourceFS{embedded: include.CCFS()} }
 
 func (s sourceFS) Open(name string) (fs.File, error) {
 	b, err := s.read(name)
+	s.deps.read(name, b, err)
 	if err != nil {
 		return nil, err
+	}
+	if s.deps != nil && isVmlinux(b) {
+		s.deps.veto = "vmlinux.h"
+		return nil, errVeto
 	}
 	if s.vmlinux != nil && isVmlinux(b) {
 		s.vmlinux.headerPath, s.vmlinux.header = name, b
@@ -283,7 +291,10 @@ func (s sourceFS) read(name string) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-var errTooLarge = fsError("file too large")
+var (
+	errTooLarge = fsError("file too large")
+	errVeto     = fsError("not in a cached preamble")
+)
 
 type fsError string
 

@@ -120,10 +120,23 @@ func TestHeaderCacheVmlinux(t *testing.T) {
 	otherCache := filepath.Join(dir, "othercache")
 	bpfcc.Compile(filepath.Join(other, "core.c"), bpfcc.Options{CacheDir: otherCache})
 	stale, _ := filepath.Glob(filepath.Join(otherCache, "*", "*"))
-	if len(stale) != 1 || len(entries) != 1 {
-		t.Fatalf("entries: %v and %v, want one each", stale, entries)
+	// Each cache also holds the preamble cache's refusal of vmlinux.h.
+	from, to := largest(stale), largest(entries)
+	if from == "" || to == "" {
+		t.Fatalf("entries: %v and %v, want an index in each", stale, entries)
 	}
-	b, _ := os.ReadFile(stale[0])
-	os.WriteFile(entries[0], b, 0o644)
+	b, _ := os.ReadFile(from)
+	os.WriteFile(to, b, 0o644)
 	check("stale", true)
+}
+
+// largest returns the largest of files, or "".
+func largest(files []string) string {
+	best, size := "", int64(-1)
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && st.Size() > size {
+			best, size = f, st.Size()
+		}
+	}
+	return best
 }

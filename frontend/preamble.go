@@ -1,0 +1,926 @@
+package frontend
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+
+	"modernc.org/cc/v4"
+
+	"github.com/bpfcc/bpfcc/frontend/hcache"
+	"github.com/bpfcc/bpfcc/include"
+)
+
+// The preamble cache. Most of a compile is the headers: preprocessing
+// libbpf's and the kernel's UAPI headers, then parsing and checking
+// thousands of declarations the program never names. The preamble is the
+// main file's leading run of directives (its #includes and #defines);
+// the cache keeps what preprocessing it produced, split into top-level
+// declarations with the names each declares and refers to, plus the
+// macros defined at its end. A compile then hands cc, in place of the
+// preamble, the declarations the rest of the file can reach, each under
+// a #line directive that keeps every position exact, then the macros,
+// then the rest of the file.
+//
+// An entry is keyed by the preamble's text, the main file's directory,
+// the predefined macros (-D, -U, -mcpu) and the include directories, and
+// holds the content hash of every file preprocessing read and the names
+// of the include candidates it found absent: a change to any of them, or
+// a new header that an earlier search directory now holds, is a miss.
+// If the reduced file does not compile, Parse compiles the whole file as
+// it would without the cache: pruning can cost time, never change a
+// result.
+
+// splitPreamble returns the length of src's preamble: its leading lines
+// that are blank, comments or directives, ending after the last #include
+// with every #if closed. 0 means none.
+func splitPreamble(src []byte) int {
+	end, depth, inComment, included := 0, 0, false, false
+	for off := 0; off < len(src); {
+		nl := bytes.IndexByte(src[off:], '\n')
+		if nl < 0 {
+			return end // a last line without a newline: not ours to split
+		}
+		line := src[off : off+nl]
+		next := off + nl + 1
+		code, open := stripLineComments(line, inComment)
+		inComment = open
+		code = bytes.TrimSpace(code)
+		switch {
+		case len(code) == 0:
+		case code[0] == '#':
+			// A directive, with its continuation lines.
+			for bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte{'\\'}) && next < len(src) {
+				nl := bytes.IndexByte(src[next:], '\n')
+				if nl < 0 {
+					return end
+				}
+				line = src[next : next+nl]
+				next += nl + 1
+			}
+			if inComment {
+				return end
+			}
+			word := bytes.TrimLeft(code[1:], " \t")
+			switch {
+			case hasWord(word, "if"), hasWord(word, "ifdef"), hasWord(word, "ifndef"):
+				depth++
+			case hasWord(word, "endif"):
+				depth--
+			case hasWord(word, "include"):
+				included = true
+			case depth == 0 && !hasWord(word, "define") && !hasWord(word, "undef"):
+				return end
+			}
+			if depth == 0 && included {
+				end, included = next, false
+			}
+		default:
+			return end
+		}
+		off = next
+	}
+	return end
+}
+
+func hasWord(s []byte, w string) bool {
+	return bytes.HasPrefix(s, []byte(w)) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == '\t' || s[len(w)] == '<' || s[len(w)] == '"' || s[len(w)] == '(')
+}
+
+// stripLineComments returns line without its comments and whether a block
+// comment is still open at its end.
+func stripLineComments(line []byte, inComment bool) ([]byte, bool) {
+	var out []byte
+	for i := 0; i < len(line); i++ {
+		switch {
+		case inComment:
+			if line[i] == '*' && i+1 < len(line) && line[i+1] == '/' {
+				inComment = false
+				i++
+			}
+		case line[i] == '/' && i+1 < len(line) && line[i+1] == '*':
+			inComment = true
+			i++
+		case line[i] == '/' && i+1 < len(line) && line[i+1] == '/':
+			return out, false
+		case line[i] == '"' || line[i] == '\'':
+			// A quoted include name or a string in a #define: no comments.
+			q := line[i]
+			j := i + 1
+			for j < len(line) && line[j] != q {
+				if line[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			out = append(out, line[i:min(j+1, len(line))]...)
+			i = j
+		default:
+			out = append(out, line[i])
+		}
+	}
+	return out, inComment
+}
+
+// preamble is a cache entry.
+type preamble struct {
+	deps    []pdep
+	items   []pitem // declarations and pragmas, in order
+	macros  []pmacro
+	undefs  []string // predefined macros the headers undefined
+	once    []string // files that said #pragma once
+	regions []accessRegion
+}
+
+// pdep is a file preprocessing read (sum) or an include candidate it did
+// not find (absent).
+type pdep struct {
+	name   string
+	absent bool
+	sum    [sha256.Size]byte
+	// The stat of the file when read: a file whose stat is the same is
+	// not read again. Any write changes ctime, which no user can set
+	// back; one whose stat differs is read and hashed.
+	stat fileStat
+}
+
+// fileStat is what identifies a file's content without reading it.
+type fileStat struct{ size, mtime, ctime, ino int64 }
+
+func statOf(name string) (fileStat, bool) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return fileStat{}, false
+	}
+	fs := fileStat{size: st.Size(), mtime: st.ModTime().UnixNano()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		fs.ctime, fs.ino = sys.Ctim.Nano(), int64(sys.Ino)
+	}
+	return fs, true
+}
+
+// at is where a text starts (line, at column 1, of file) or where the
+// text after it would (the line after its last).
+type at struct {
+	file string // mainFile for the main file
+	line int
+}
+
+// pitem is a declaration or a pragma as text.
+type pitem struct {
+	from, to at
+	text     string
+	names    []string
+	refs     []string
+	keep     bool
+}
+
+// pmacro is a macro definition as text.
+type pmacro struct {
+	from, to at
+	name     string
+	text     string
+	// undef: the name was predefined (#undef it first).
+	undef  bool
+	idents []string // in its replacement list
+	// pasted are the identifiers next to a ## operator: prefixes or
+	// suffixes of names its expansion may form; wild, that an operand of
+	// ## is a parameter, so that any name may be formed.
+	pasted []string
+	wild   bool
+}
+
+// mainFile stands for the main file's path in an entry's #line
+// directives, so that files in one directory share entries.
+const mainFile = "\x01"
+
+// depLog records the files a sourceFS reads, for the preamble cache.
+type depLog struct {
+	deps []pdep
+	// vetoes say why the preamble cannot be cached (vmlinux.h, whose
+	// pruning is per program; a generated header).
+	veto string
+}
+
+func (l *depLog) read(name string, b []byte, err error) {
+	if l == nil || strings.HasPrefix(name, include.Root+"/") {
+		return // embedded: part of bpfcc's build, in every key
+	}
+	if err != nil {
+		l.deps = append(l.deps, pdep{name: name, absent: true})
+		return
+	}
+	d := pdep{name: name, sum: sha256.Sum256(b)}
+	d.stat, _ = statOf(name)
+	l.deps = append(l.deps, d)
+}
+
+// preambleKey is the cache key of a preamble.
+func preambleKey(path string, pre []byte, opts Options) hcache.Key {
+	return hcache.NewKey("preamble", pre, []byte(filepath.Dir(path)), []byte(predefined(opts)),
+		[]byte(strings.Join(include.IncludePaths(opts.IncludeDirs), "\x00")), []byte(strings.Join(include.SysIncludePaths(opts.IncludeDirs), "\x00")))
+}
+
+// PreambleCache enables the preamble cache (with Options.Cache);
+// BPFCC_PREAMBLE=off turns it off, to compare.
+var PreambleCache = os.Getenv("BPFCC_PREAMBLE") != "off"
+
+// vetoEntry is the entry of a preamble that cannot be cached.
+var vetoEntry = []byte("veto")
+
+// preambleSource returns the cached preamble of the main file text (as
+// rewritten for cc) and the text cc reads in its place; nil when the file
+// has none that can be cached.
+func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts Options) (*preamble, []byte) {
+	if opts.Cache == nil || !PreambleCache {
+		return nil, nil
+	}
+	off := splitPreamble(text)
+	if off == 0 {
+		return nil, nil
+	}
+	key := preambleKey(path, text[:off], opts)
+	p, veto := loadPreamble(opts.Cache, key)
+	if veto {
+		return nil, nil
+	}
+	if p == nil {
+		if p = capturePreamble(cfg, sfs, path, text[:off], opts); p == nil {
+			opts.Cache.Put(key, vetoEntry)
+			return nil, nil
+		}
+		opts.Cache.Put(key, p.encode())
+	}
+	return p, p.source(path, text[off:], 1+bytes.Count(text[:off], []byte{'\n'}))
+}
+
+// loadPreamble returns the cached preamble if every file it read is
+// unchanged; veto when the entry says the preamble cannot be cached.
+func loadPreamble(c *hcache.Cache, key hcache.Key) (p *preamble, veto bool) {
+	b, ok := c.Get(key)
+	if !ok {
+		return nil, false
+	}
+	if bytes.Equal(b, vetoEntry) {
+		return nil, true
+	}
+	p, err := decodePreamble(b)
+	if err != nil {
+		c.Warnf("ignoring a malformed preamble in the header cache: %v", err)
+		return nil, false
+	}
+	for _, d := range p.deps {
+		st, ok := statOf(d.name)
+		switch {
+		case d.absent && ok:
+			return nil, false
+		case d.absent:
+		case !ok:
+			return nil, false
+		case st == d.stat:
+		default:
+			if b, err := os.ReadFile(d.name); err != nil || sha256.Sum256(b) != d.sum {
+				return nil, false
+			}
+		}
+	}
+	return p, false
+}
+
+// capturePreamble preprocesses the preamble pre of the file at path and
+// builds its entry; nil when it cannot be cached.
+func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts Options) *preamble {
+	log := &depLog{}
+	var regions []accessRegion
+	loops := &loopSites{}
+	sfs.deps, sfs.regions, sfs.loops, sfs.vmlinux, sfs.pruned = log, &regions, loops, nil, nil
+	sfs.target = func() []byte { log.veto = "generated header"; return nil }
+	prag := newPragmas()
+	c := *cfg
+	c.FS = sfs
+	c.PragmaHandler = prag.handle
+	builtins := []cc.Source{
+		{Name: "<predefined>", Value: predefined(opts)},
+		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
+	}
+	base, err := cc.Capture(&c, builtins)
+	if err != nil {
+		return nil
+	}
+	prag = newPragmas()
+	c.PragmaHandler = prag.handle
+	all, err := cc.Capture(&c, append(builtins, cc.Source{Name: path, Value: pre}))
+	if err != nil || log.veto != "" || len(loops.sites) > 0 || all.Counter != base.Counter ||
+		all.Pack != base.Pack || all.PackStack != base.PackStack || len(all.Tokens) < len(base.Tokens) {
+		return nil
+	}
+	p := &preamble{deps: log.deps, regions: regions}
+	for f := range prag.seen {
+		p.once = append(p.once, f)
+	}
+	sort.Strings(p.once)
+	n0 := len(base.Tokens)
+	toks := make([]ptok, len(all.Tokens)-n0)
+	for i, t := range all.Tokens[n0:] {
+		pos := t.Position()
+		if strings.ContainsAny(pos.Filename, "\"\\\n") {
+			return nil
+		}
+		toks[i] = ptok{text: t.SrcStr(), ident: t.Ch == rune(cc.IDENTIFIER), file: pos.Filename, line: pos.Line, col: pos.Column}
+		if isVmlinuxPath(pos.Filename) {
+			return nil
+		}
+	}
+	pragmas := all.Pragmas[len(base.Pragmas):]
+	spans := splitTopDecls(toks)
+	typedefs := map[string]bool{}
+	pi := 0
+	for _, s := range spans {
+		// Pragmas before the declaration stand alone and stay; one inside
+		// it keeps it.
+		for pi < len(pragmas) && pragmas[pi].At-n0 <= s[0] {
+			if it, ok := pragmaItem(pragmas[pi].Toks, path); ok {
+				p.items = append(p.items, it)
+			}
+			pi++
+		}
+		d := topDecl{start: s[0], end: s[1]}
+		classifyDecl(toks, &d, typedefs)
+		var inner []cc.CapturedPragma
+		for pi < len(pragmas) && pragmas[pi].At-n0 < s[1] {
+			inner = append(inner, pragmas[pi])
+			pi++
+		}
+		it := pitem{names: d.names, refs: d.refs, keep: d.keep || len(inner) > 0}
+		it.text, it.from, it.to = declText(toks[s[0]:s[1]], path, inner, s[0]+n0)
+		p.items = append(p.items, it)
+	}
+	for ; pi < len(pragmas); pi++ {
+		if it, ok := pragmaItem(pragmas[pi].Toks, path); ok {
+			p.items = append(p.items, it)
+		}
+	}
+	for name := range base.Macros {
+		if _, ok := all.Macros[name]; !ok {
+			p.undefs = append(p.undefs, name)
+		}
+	}
+	sort.Strings(p.undefs)
+	for name, m := range all.Macros {
+		if bm, ok := base.Macros[name]; ok && bm.Position() == m.Position() {
+			continue
+		}
+		pm, ok := macroItem(m, path)
+		if !ok {
+			return nil
+		}
+		_, pm.undef = base.Macros[name]
+		p.macros = append(p.macros, pm)
+	}
+	// In the order of the files' lines: consecutive ones need no #line.
+	sort.Slice(p.macros, func(i, j int) bool {
+		a, b := p.macros[i].from, p.macros[j].from
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.line < b.line
+	})
+	return p
+}
+
+func isVmlinuxPath(name string) bool { return filepath.Base(name) == "vmlinux.h" }
+
+// lineDirective is a #line directive naming file (mainFile for the main
+// file at path).
+func lineDirective(b *bytes.Buffer, line int, file, path string) {
+	fmt.Fprintf(b, "\n#line %d \"%s\"\n", line, entryName(file, path))
+}
+
+func entryName(file, path string) string {
+	if file == path {
+		return mainFile
+	}
+	return file
+}
+
+// pragmaItem is a pragma as an item; #pragma once is not one (the entry
+// lists the files instead: running it again would skip the rest of the
+// file it is in).
+func pragmaItem(toks []cc.Token, path string) (pitem, bool) {
+	if len(toks) == 0 || toks[0].SrcStr() == "once" {
+		return pitem{}, false
+	}
+	var b bytes.Buffer
+	pos := toks[0].Position()
+	b.WriteString("#pragma")
+	for _, t := range toks {
+		b.WriteByte(' ')
+		b.Write(t.Src())
+	}
+	b.WriteByte('\n')
+	f := entryName(pos.Filename, path)
+	return pitem{from: at{f, pos.Line}, to: at{f, pos.Line + 1}, text: b.String(), keep: true}, true
+}
+
+// declText writes toks at their positions: each token at its line and
+// column, with a #line directive wherever that cannot be reached by
+// spaces and newlines. The text starts at column 1 of the first token's
+// line. Pragmas inside the declaration go before the token they preceded
+// (their At counts from first).
+func declText(toks []ptok, path string, pragmas []cc.CapturedPragma, first int) (text string, from, to at) {
+	var b bytes.Buffer
+	file, line, col := toks[0].file, toks[0].line, 0
+	from = at{entryName(file, path), line}
+	var prev ptok
+	for i, t := range toks {
+		for len(pragmas) > 0 && pragmas[0].At-first <= i {
+			if it, ok := pragmaItem(pragmas[0].Toks, path); ok {
+				lineDirective(&b, it.from.line, pos2file(it.from.file, path), path)
+				b.WriteString(it.text)
+				file = "" // the next token needs a #line
+			}
+			pragmas = pragmas[1:]
+		}
+		switch {
+		case t.file == "" || t.line == 0:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			file = ""
+		case t.file == file && t.line == line && t.col > col && !(t.col == col+1 && mayJoin(prev, t)):
+			b.WriteString(strings.Repeat(" ", t.col-col-1))
+		case t.file == file && t.line > line && t.line-line <= 8:
+			b.WriteString(strings.Repeat("\n", t.line-line))
+			b.WriteString(strings.Repeat(" ", t.col-1))
+		default:
+			lineDirective(&b, t.line, t.file, path)
+			b.WriteString(strings.Repeat(" ", max(t.col-1, 0)))
+		}
+		b.WriteString(t.text)
+		if t.file != "" && t.line != 0 {
+			file, line = t.file, t.line
+			col = t.col + len(t.text) - 1
+		}
+		prev = t
+	}
+	b.WriteByte('\n')
+	if file == "" {
+		// Ends after a token without a position: the next needs a #line.
+		return b.String(), from, at{}
+	}
+	return b.String(), from, at{entryName(file, path), line + 1}
+}
+
+func pos2file(f, path string) string {
+	if f == mainFile {
+		return path
+	}
+	return f
+}
+
+// mayJoin reports whether a and b written with nothing between them might
+// read as other tokens.
+func mayJoin(a, b ptok) bool {
+	if a.text == "" || b.text == "" {
+		return false
+	}
+	word := func(c byte) bool {
+		return c == '_' || c == '.' || c == '$' || c == '\'' || c == '"' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	x, y := a.text[len(a.text)-1], b.text[0]
+	if word(x) && word(y) {
+		return true
+	}
+	return strings.ContainsRune("+-*/%<>=!&|^#.:", rune(x)) && strings.ContainsRune("+-*/%<>=!&|^#.:", rune(y))
+}
+
+// macroItem is m's definition as text.
+func macroItem(m *cc.Macro, path string) (pmacro, bool) {
+	name := m.Name.SrcStr()
+	pos := m.Name.Position()
+	if strings.ContainsAny(pos.Filename, "\"\\\n") || pos.Line == 0 {
+		return pmacro{}, false
+	}
+	var b bytes.Buffer
+	b.WriteString("#define")
+	b.WriteString(strings.Repeat(" ", max(pos.Column-8, 1)))
+	b.WriteString(name)
+	if m.IsFnLike {
+		b.WriteByte('(')
+		for i, p := range m.Params {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(p.SrcStr())
+			if i == m.VarArg {
+				b.WriteString("...")
+			}
+		}
+		if m.VarArg >= len(m.Params) {
+			if len(m.Params) > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("...")
+		}
+		b.WriteByte(')')
+	}
+	pm := pmacro{name: name}
+	line := pos.Line
+	rl := m.ReplacementList()
+	first, prevEnd := true, 0
+	for i, t := range rl {
+		if t.Ch == ' ' || t.Ch == '\n' {
+			continue
+		}
+		p := t.Position()
+		text := t.SrcStr()
+		cur := len(b.Bytes()) - 1 - bytes.LastIndexByte(b.Bytes(), '\n') // columns written on this line
+		sameLine := p.Filename == pos.Filename && p.Line == line
+		switch {
+		case first && sameLine && p.Column > cur+1:
+			b.WriteString(strings.Repeat(" ", p.Column-cur-1))
+		case first:
+			if !m.IsFnLike {
+				b.WriteByte(' ') // an object-like macro's body starts after a blank
+			}
+		case sameLine:
+			// The blanks of the source between tokens: stringizing an
+			// expansion shows them.
+			b.WriteString(strings.Repeat(" ", max(p.Column-prevEnd-1, 0)))
+		case p.Filename == pos.Filename && p.Line > line && p.Line-line < 64:
+			b.WriteString(strings.Repeat(" \\\n", p.Line-line))
+			b.WriteString(strings.Repeat(" ", p.Column-1))
+			line = p.Line
+		default:
+			b.WriteByte(' ')
+		}
+		prevEnd = p.Column + len(text) - 1
+		first = false
+		b.WriteString(text)
+		isParam := func(k int) bool {
+			return slices.ContainsFunc(m.Params, func(p cc.Token) bool { return p.SrcStr() == rl[k].SrcStr() }) || rl[k].SrcStr() == "__VA_ARGS__"
+		}
+		if t.Ch == rune(cc.IDENTIFIER) && !isParam(i) {
+			pm.idents = append(pm.idents, text)
+		}
+		if text == "##" {
+			l, r := prevNonBlank(rl, i), nextNonBlank(rl, i)
+			lit := func(k int) bool { return k >= 0 && rl[k].Ch == rune(cc.IDENTIFIER) && !isParam(k) }
+			switch {
+			case lit(l):
+				pm.pasted = append(pm.pasted, rl[l].SrcStr()+"*")
+			case lit(r):
+				pm.pasted = append(pm.pasted, "*"+rl[r].SrcStr())
+			case l >= 0 && r >= 0 && isParam(l):
+				pm.wild = true
+			}
+		}
+	}
+	b.WriteByte('\n')
+	pm.text = b.String()
+	f := entryName(pos.Filename, path)
+	pm.from, pm.to = at{f, pos.Line}, at{f, line + 1}
+	return pm, true
+}
+
+func prevNonBlank(t []cc.Token, i int) int {
+	for k := i - 1; k >= 0; k-- {
+		if t[k].Ch != ' ' {
+			return k
+		}
+	}
+	return -1
+}
+
+func nextNonBlank(t []cc.Token, i int) int {
+	for k := i + 1; k < len(t); k++ {
+		if t[k].Ch != ' ' {
+			return k
+		}
+	}
+	return -1
+}
+
+// source is the text cc reads in place of the main file: the items body
+// can reach, the macros it can reach, then body (the file from line
+// bodyLine on). A body that includes a header after its code gets every
+// macro: the header may test any.
+func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
+	byName := map[string][]int{}
+	for i, it := range p.items {
+		for _, n := range it.names {
+			byName[n] = append(byName[n], i)
+		}
+	}
+	macros := make(map[string]int, len(p.macros))
+	for i := range p.macros {
+		macros[p.macros[i].name] = i
+	}
+	var names []string // every declared or macro name, sorted, for ## prefixes
+	keep := make([]bool, len(p.items))
+	keepMacro := make([]bool, len(p.macros))
+	seen := map[string]bool{}
+	var order []string // seen's names, in the order met
+	var work []string
+	wild := false
+	need := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			order = append(order, n)
+			work = append(work, n)
+		}
+	}
+	pasted := func(pat string) {
+		if names == nil {
+			for n := range byName {
+				names = append(names, n)
+			}
+			for n := range macros {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+		}
+		if pre, ok := strings.CutSuffix(pat, "*"); ok {
+			for k := sort.SearchStrings(names, pre); k < len(names) && strings.HasPrefix(names[k], pre); k++ {
+				need(names[k])
+			}
+			return
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, pat[1:]) {
+				need(n)
+			}
+		}
+	}
+	scanIdents(body, func(w []byte) {
+		if !seen[string(w)] {
+			need(string(w))
+		}
+	})
+	if includesAfterCode(body) {
+		for i := range p.macros {
+			need(p.macros[i].name)
+		}
+	}
+	for i, it := range p.items {
+		if it.keep {
+			keep[i] = true
+			for _, r := range it.refs {
+				need(r)
+			}
+		}
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if wild {
+			pasted(n + "*")
+		}
+		if k, ok := macros[n]; ok && !keepMacro[k] {
+			keepMacro[k] = true
+			m := &p.macros[k]
+			for _, r := range m.idents {
+				need(r)
+			}
+			for _, pat := range m.pasted {
+				pasted(pat)
+			}
+			if m.wild && !wild {
+				// A ## of parameters forms names from its arguments: any
+				// name met may begin one.
+				wild = true
+				for _, n := range order {
+					pasted(n + "*")
+				}
+			}
+		}
+		for _, i := range byName[n] {
+			if !keep[i] {
+				keep[i] = true
+				for _, r := range p.items[i].refs {
+					need(r)
+				}
+			}
+		}
+	}
+	var b bytes.Buffer
+	cur := at{}
+	place := func(from, to at) {
+		if from.file == cur.file && from.line >= cur.line && from.line-cur.line <= 8 {
+			b.WriteString(strings.Repeat("\n", from.line-cur.line))
+		} else {
+			fmt.Fprintf(&b, "#line %d \"%s\"\n", from.line, from.file)
+		}
+		cur = to
+	}
+	for i, it := range p.items {
+		if keep[i] {
+			place(it.from, it.to)
+			b.WriteString(it.text)
+		}
+	}
+	for _, u := range p.undefs {
+		fmt.Fprintf(&b, "#undef %s\n", u)
+	}
+	for k, m := range p.macros {
+		if keepMacro[k] && m.undef {
+			fmt.Fprintf(&b, "#undef %s\n", m.name)
+		}
+	}
+	cur = at{}
+	for k, m := range p.macros {
+		if keepMacro[k] {
+			place(m.from, m.to)
+			b.WriteString(m.text)
+		}
+	}
+	fmt.Fprintf(&b, "#line %d \"%s\"\n", bodyLine, mainFile)
+	out := bytes.ReplaceAll(b.Bytes(), []byte(mainFile), []byte(path))
+	return append(out, body...)
+}
+
+// includesAfterCode reports whether body has an #include directive.
+func includesAfterCode(body []byte) bool {
+	for off := 0; off < len(body); {
+		line := body[off:]
+		if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+			off += nl + 1
+		} else {
+			off = len(body)
+		}
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) > 0 && line[0] == '#' && hasWord(bytes.TrimLeft(line[1:], " \t"), "include") {
+			return true
+		}
+	}
+	return false
+}
+
+// encode serialises the entry.
+func (p *preamble) encode() []byte {
+	var e penc
+	e.int(len(p.deps))
+	for _, d := range p.deps {
+		e.str(d.name)
+		if d.absent {
+			e.int(1)
+		} else {
+			e.int(0)
+			e.b = append(e.b, d.sum[:]...)
+			e.int(int(d.stat.size))
+			e.int(int(d.stat.mtime))
+			e.int(int(d.stat.ctime))
+			e.int(int(d.stat.ino))
+		}
+	}
+	e.int(len(p.items))
+	for _, it := range p.items {
+		e.at(it.from)
+		e.at(it.to)
+		e.str(it.text)
+		e.strs(it.names)
+		e.strs(it.refs)
+		e.bool(it.keep)
+	}
+	e.int(len(p.macros))
+	for _, m := range p.macros {
+		e.at(m.from)
+		e.at(m.to)
+		e.str(m.name)
+		e.str(m.text)
+		e.bool(m.undef)
+		e.strs(m.idents)
+		e.strs(m.pasted)
+		e.bool(m.wild)
+	}
+	e.strs(p.undefs)
+	e.strs(p.once)
+	e.int(len(p.regions))
+	for _, r := range p.regions {
+		e.str(r.file)
+		e.int(r.from.line)
+		e.int(r.from.col)
+		e.int(r.to.line)
+		e.int(r.to.col)
+	}
+	return e.b
+}
+
+var errBadPreamble = errors.New("malformed entry")
+
+func decodePreamble(b []byte) (p *preamble, err error) {
+	d := &pdec{b: b}
+	p = &preamble{}
+	p.deps = make([]pdep, d.count())
+	for i := range p.deps {
+		p.deps[i].name = d.str()
+		if p.deps[i].absent = d.int() == 1; !p.deps[i].absent {
+			copy(p.deps[i].sum[:], d.bytes(sha256.Size))
+			p.deps[i].stat = fileStat{int64(d.int()), int64(d.int()), int64(d.int()), int64(d.int())}
+		}
+	}
+	p.items = make([]pitem, d.count())
+	for i := range p.items {
+		p.items[i] = pitem{from: d.at(), to: d.at(), text: d.str(), names: d.strs(), refs: d.strs(), keep: d.int() == 1}
+	}
+	p.macros = make([]pmacro, d.count())
+	for i := range p.macros {
+		p.macros[i] = pmacro{from: d.at(), to: d.at(), name: d.str(), text: d.str(), undef: d.int() == 1, idents: d.strs(), pasted: d.strs(), wild: d.int() == 1}
+	}
+	p.undefs, p.once = d.strs(), d.strs()
+	p.regions = make([]accessRegion, d.count())
+	for i := range p.regions {
+		p.regions[i] = accessRegion{file: d.str(), from: srcPos{d.int(), d.int()}, to: srcPos{d.int(), d.int()}}
+	}
+	if d.bad || len(d.b) != 0 {
+		return nil, errBadPreamble
+	}
+	return p, nil
+}
+
+type penc struct{ b []byte }
+
+func (e *penc) int(v int) { e.b = binary.AppendVarint(e.b, int64(v)) }
+func (e *penc) str(s string) {
+	e.int(len(s))
+	e.b = append(e.b, s...)
+}
+func (e *penc) strs(l []string) {
+	e.int(len(l))
+	for _, s := range l {
+		e.str(s)
+	}
+}
+func (e *penc) at(a at) {
+	e.str(a.file)
+	e.int(a.line)
+}
+func (e *penc) bool(v bool) {
+	if v {
+		e.int(1)
+	} else {
+		e.int(0)
+	}
+}
+
+type pdec struct {
+	b   []byte
+	bad bool
+}
+
+func (d *pdec) int() int {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+
+// count is a length, bounded by what is left to read.
+func (d *pdec) count() int {
+	n := d.int()
+	if n < 0 || n > len(d.b) {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	return n
+}
+
+func (d *pdec) bytes(n int) []byte {
+	if n > len(d.b) {
+		d.bad, d.b = true, nil
+		return make([]byte, n)
+	}
+	r := d.b[:n]
+	d.b = d.b[n:]
+	return r
+}
+
+func (d *pdec) at() at { return at{d.str(), d.int()} }
+
+func (d *pdec) str() string { return string(d.bytes(d.count())) }
+
+func (d *pdec) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	r := make([]string, n)
+	for i := range r {
+		r[i] = d.str()
+	}
+	return r
+}
+

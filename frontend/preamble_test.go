@@ -1,0 +1,143 @@
+package frontend
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/bpfcc/bpfcc/frontend/hcache"
+)
+
+func TestSplitPreamble(t *testing.T) {
+	for _, c := range []struct{ src, pre string }{
+		{"#include <a.h>\nint x;\n", "#include <a.h>\n"},
+		{"// c\n#include <a.h>\n/* x\n y */\n#define A 1\n#include \"b.h\"\n\nint x;\n", "// c\n#include <a.h>\n/* x\n y */\n#define A 1\n#include \"b.h\"\n"},
+		// Ends after the last include, not inside an #if.
+		{"#include <a.h>\n#ifdef X\n#include <b.h>\n#endif\nint x;\n", "#include <a.h>\n#ifdef X\n#include <b.h>\n#endif\n"},
+		{"#include <a.h>\n#ifdef X\nint y;\n#endif\n", "#include <a.h>\n"},
+		// A directive that is neither #include nor #define ends it.
+		{"#include <a.h>\n#pragma unroll\n#include <b.h>\n", "#include <a.h>\n"},
+		{"int x;\n#include <a.h>\n", ""},
+		{"#define A \\\n  1\n#include <a.h>\nint x;\n", "#define A \\\n  1\n#include <a.h>\n"},
+		{"#include <a.h> /* open\n*/ int x;\n", ""},
+	} {
+		if got := c.src[:splitPreamble([]byte(c.src))]; got != c.pre {
+			t.Errorf("splitPreamble(%q) = %q, want %q", c.src, got, c.pre)
+		}
+	}
+}
+
+// toks tokenises C for classifyDecl's tests.
+func toks(src string) []ptok {
+	var r []ptok
+	for _, t := range scanTokens([]byte(src)) {
+		r = append(r, ptok{text: t.text, ident: t.ident, file: "f.h", line: 1, col: t.off + 1})
+	}
+	return r
+}
+
+func TestClassifyDecl(t *testing.T) {
+	typedefs := map[string]bool{"u32": true}
+	for _, c := range []struct {
+		src   string
+		names string // sorted, space-separated
+		keep  bool
+	}{
+		{"typedef unsigned int u32;", "u32", false},
+		{"struct s { u32 a; struct t *p; };", "s", false},
+		{"struct s;", "s", false},
+		{"enum e { A = 1, B, C = A + 1 };", "A B C e", false},
+		{"enum { X };", "X", false},
+		{"typedef struct s { int a; } s_t, *s_p;", "s s_p s_t", false},
+		{"int f(int a, struct s *b);", "f", false},
+		{"extern int v;", "v", false},
+		{"extern int k(void) __attribute__((section(\".ksyms\")));", "", true},
+		{"static long (* const helper)(void *m, const void *k) = (void *) 1;", "helper", false},
+		{"static long (*mutable)(void *m) = (void *) 1;", "", true},
+		{"static inline __attribute__((always_inline)) int g(u32 x) { return x; }", "g", false},
+		{"int global_fn(u32 x) { return x; }", "", true},
+		{"int counter;", "", true},
+		{"static int scount;", "", true},
+		{"char LICENSE[] __attribute__((section(\"license\"), used)) = \"GPL\";", "", true},
+		{"_Static_assert(1, \"x\");", "", true},
+		{"u32 (*table[4])(int);", "", true},
+		{"typedef int (*cb_t)(void *);", "cb_t", false},
+	} {
+		tk := toks(c.src)
+		spans := splitTopDecls(tk)
+		if len(spans) != 1 {
+			t.Errorf("%s: %d declarations, want 1", c.src, len(spans))
+			continue
+		}
+		d := topDecl{start: spans[0][0], end: spans[0][1]}
+		classifyDecl(tk, &d, typedefs)
+		names := slices.Clone(d.names)
+		sort.Strings(names)
+		if got := strings.Join(names, " "); d.keep != c.keep || !c.keep && got != c.names {
+			t.Errorf("%s: names %q keep %v, want %q keep %v", c.src, got, d.keep, c.names, c.keep)
+		}
+	}
+	if !typedefs["s_t"] || !typedefs["cb_t"] {
+		t.Errorf("typedef names not recorded: %v", typedefs)
+	}
+}
+
+func TestSplitTopDecls(t *testing.T) {
+	src := "static int f(void) { return 0; } struct s { int a; } v = { 1 }; int (*g)(int) __attribute__((x)); int h(int a) __attribute__((y)) { return a; } ;"
+	var got []string
+	tk := toks(src)
+	for _, s := range splitTopDecls(tk) {
+		got = append(got, tk[s[0]].text+".."+tk[s[1]-1].text)
+	}
+	want := []string{"static..}", "struct..;", "int..;", "int..}", ";..;"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestPreambleParse: a file with a preamble parses from the cache, cold
+// and warm, and a header changed behind the cache's back (same size, its
+// mtime put back) is seen.
+func TestPreambleParse(t *testing.T) {
+	dir := t.TempDir()
+	hdr := filepath.Join(dir, "h.h")
+	main := filepath.Join(dir, "m.c")
+	write := func(name, s string) {
+		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(hdr, "#define V 1\nstruct used { int a; };\nstruct unused { int b; };\nstatic inline int helper(void) { return V; }\n")
+	write(main, "#include \"h.h\"\nint get(struct used *u) { return u->a + helper() + V; }\n")
+	cache := hcache.Open(filepath.Join(dir, "cache"))
+	value := func(state string) string {
+		u, err := Parse(main, Options{Cache: cache})
+		if err != nil {
+			t.Fatalf("%s: %v", state, err)
+		}
+		if !u.fromPreamble {
+			t.Fatalf("%s: not parsed from the cached preamble", state)
+		}
+		var found []string
+		for _, n := range []string{"used", "unused", "helper"} {
+			if u.AST.Scope.Nodes[n] != nil {
+				found = append(found, n)
+			}
+		}
+		return strings.Join(found, " ")
+	}
+	if got := value("cold"); got != "used helper" {
+		t.Errorf("cold: file scope holds %q, want used and helper", got)
+	}
+	value("warm")
+	st, _ := os.Stat(hdr)
+	write(hdr, "#define V 2\nstruct used { int a; };\nstruct unused { int b; };\nstatic inline int helper(void) { return V; }\n")
+	os.Chtimes(hdr, st.ModTime(), st.ModTime())
+	if p, _ := loadPreamble(cache, preambleKey(main, []byte("#include \"h.h\"\n"), Options{})); p != nil {
+		t.Error("the entry still matches after the header changed")
+	}
+	value("changed header")
+}
