@@ -923,4 +923,3 @@ func (d *pdec) strs() []string {
 	}
 	return r
 }
-
