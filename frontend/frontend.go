@@ -120,6 +120,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		sfs.pruned = &pruned
 	}
 	cfg.FS = sfs
+	missed := false // the reduced file failed
 	if p, text := preambleSource(cfg, sfs, path, mainText, opts); p != nil {
 		// The cached headers reduced to what the file reaches; on any
 		// error, the whole file again below, for its diagnostics.
@@ -128,10 +129,13 @@ func Parse(path string, opts Options) (*Unit, error) {
 			prag.seen[f] = true
 		}
 		cfg.PragmaHandler = prag.handle
-		if ast, err := translate(cfg, append(sources[:3:3], cc.Source{Name: path, Value: text})); err == nil {
+		preambleUsed.Add(1)
+		ast, err := translate(cfg, []cc.Source{sources[0], {Name: path, Value: text}})
+		if err == nil {
 			regions = append(append(append(regions, p.regions...), headerRegions...), prag.finish()...)
 			return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, loops: loops, fromPreamble: true}, nil
 		}
+		missed = true
 	}
 	// attempt translates, then retries the constructs cc refuses but bpfcc
 	// can rewrite; each try starts with no regions or pragmas collected.
@@ -143,6 +147,11 @@ func Parse(path string, opts Options) (*Unit, error) {
 		}
 		fresh()
 		ast, err = translate(cfg, sources)
+		if missed && err == nil {
+			// The whole file compiles where the reduced one did not, and
+			// not by a rewrite below that the reduced file never had.
+			preambleMissed.Add(1)
+		}
 		if err != nil {
 			if at, ok := wideBitFields(err); ok {
 				fresh()

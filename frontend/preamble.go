@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"modernc.org/cc/v4"
@@ -41,7 +42,7 @@ import (
 
 // splitPreamble returns the length of src's preamble: its leading lines
 // that are blank, comments or directives, ending after the last #include
-// with every #if closed. 0 means none.
+// with every #if closed. 0 means none: cc's builtins are still one.
 func splitPreamble(src []byte) int {
 	end, depth, inComment, included := 0, 0, false, false
 	for off := 0; off < len(src); {
@@ -138,6 +139,9 @@ type preamble struct {
 	undefs  []string // predefined macros the headers undefined
 	once    []string // files that said #pragma once
 	regions []accessRegion
+	// include is the preamble's first line when it includes vmlinux.h,
+	// which cc then reads first, as without the cache.
+	include string
 }
 
 // pdep is a file preprocessing read (sum) or an include candidate it did
@@ -205,9 +209,30 @@ const mainFile = "\x01"
 // depLog records the files a sourceFS reads, for the preamble cache.
 type depLog struct {
 	deps []pdep
-	// vetoes say why the preamble cannot be cached (vmlinux.h, whose
-	// pruning is per program; a generated header).
+	// veto says why the preamble cannot be cached (a generated header,
+	// vmlinux.h other than as its first include).
 	veto string
+	// vmlinuxFirst: the preamble's first line includes vmlinux.h, which
+	// then is read but not preprocessed (vmlinux says where it is, and
+	// typedefs are its typedef names); each compile includes and prunes
+	// it for itself, as without the cache.
+	vmlinuxFirst bool
+	vmlinux      string
+	typedefs     []string
+}
+
+// takeVmlinux reports whether vmlinux.h, just read, is the preamble's
+// first include.
+func (l *depLog) takeVmlinux() bool {
+	if !l.vmlinuxFirst || l.vmlinux != "" {
+		return false
+	}
+	for _, d := range l.deps[:len(l.deps)-1] {
+		if !d.absent {
+			return false
+		}
+	}
+	return true
 }
 
 func (l *depLog) read(name string, b []byte, err error) {
@@ -233,6 +258,17 @@ func preambleKey(path string, pre []byte, opts Options) hcache.Key {
 // BPFCC_PREAMBLE=off turns it off, to compare.
 var PreambleCache = os.Getenv("BPFCC_PREAMBLE") != "off"
 
+// preambleUsed and preambleMissed count the compiles that read a cached
+// preamble and those whose reduced file failed, so that the whole file
+// was compiled again (see PreambleCounts).
+var preambleUsed, preambleMissed atomic.Int64
+
+// PreambleCounts returns how many compiles of this process read a cached
+// preamble, and how many of those had to compile the whole file again.
+// A test holds the second to zero: each is time lost, and may be a
+// declaration the reachability missed.
+func PreambleCounts() (used, missed int64) { return preambleUsed.Load(), preambleMissed.Load() }
+
 // vetoEntry is the entry of a preamble that cannot be cached.
 var vetoEntry = []byte("veto")
 
@@ -244,9 +280,6 @@ func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts
 		return nil, nil
 	}
 	off := splitPreamble(text)
-	if off == 0 {
-		return nil, nil
-	}
 	key := preambleKey(path, text[:off], opts)
 	p, veto := loadPreamble(opts.Cache, key)
 	if veto {
@@ -303,46 +336,69 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 	loops := &loopSites{}
 	sfs.deps, sfs.regions, sfs.loops, sfs.vmlinux, sfs.pruned = log, &regions, loops, nil, nil
 	sfs.target = func() []byte { log.veto = "generated header"; return nil }
+	firstLine := firstInclude(pre)
+	log.vmlinuxFirst = firstLine != ""
 	prag := newPragmas()
 	c := *cfg
 	c.FS = sfs
 	c.PragmaHandler = prag.handle
-	builtins := []cc.Source{
-		{Name: "<predefined>", Value: predefined(opts)},
-		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
-	}
-	base, err := cc.Capture(&c, builtins)
+	// cc's own declarations of the builtins are a preamble too: the
+	// predefined macros are all that stays outside.
+	base, err := cc.Capture(&c, []cc.Source{{Name: "<predefined>", Value: predefined(opts)}})
 	if err != nil {
 		return nil
 	}
 	prag = newPragmas()
 	c.PragmaHandler = prag.handle
-	all, err := cc.Capture(&c, append(builtins, cc.Source{Name: path, Value: pre}))
+	all, err := cc.Capture(&c, []cc.Source{
+		{Name: "<predefined>", Value: predefined(opts)},
+		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
+		{Name: path, Value: pre},
+	})
 	if err != nil || log.veto != "" || len(loops.sites) > 0 || all.Counter != base.Counter ||
 		all.Pack != base.Pack || all.PackStack != base.PackStack || len(all.Tokens) < len(base.Tokens) {
 		return nil
 	}
 	p := &preamble{deps: log.deps, regions: regions}
+	if log.vmlinux != "" {
+		p.include = firstLine
+	}
 	for f := range prag.seen {
-		p.once = append(p.once, f)
+		if f != log.vmlinux {
+			p.once = append(p.once, f)
+		}
 	}
 	sort.Strings(p.once)
+	// The tokens and pragmas of the preamble's headers, but vmlinux.h's:
+	// kept[i] is the number of tokens kept before all.Tokens[n0+i].
 	n0 := len(base.Tokens)
-	toks := make([]ptok, len(all.Tokens)-n0)
+	toks := make([]ptok, 0, len(all.Tokens)-n0)
+	kept := make([]int, len(all.Tokens)-n0+1)
 	for i, t := range all.Tokens[n0:] {
+		kept[i] = len(toks)
 		pos := t.Position()
 		if strings.ContainsAny(pos.Filename, "\"\\\n") {
 			return nil
 		}
-		toks[i] = ptok{text: t.SrcStr(), ident: t.Ch == rune(cc.IDENTIFIER), file: pos.Filename, line: pos.Line, col: pos.Column}
-		if isVmlinuxPath(pos.Filename) {
-			return nil
+		if pos.Filename != log.vmlinux || log.vmlinux == "" {
+			toks = append(toks, ptok{text: t.SrcStr(), ident: t.Ch == rune(cc.IDENTIFIER), file: pos.Filename, line: pos.Line, col: pos.Column})
 		}
 	}
-	pragmas := all.Pragmas[len(base.Pragmas):]
+	kept[len(kept)-1] = len(toks)
+	var pragmas []cc.CapturedPragma
+	for _, pr := range all.Pragmas[len(base.Pragmas):] {
+		if len(pr.Toks) > 0 && pr.Toks[0].Position().Filename == log.vmlinux && log.vmlinux != "" {
+			continue
+		}
+		pr.At = kept[pr.At-n0] + n0
+		pragmas = append(pragmas, pr)
+	}
 	spans := splitTopDecls(toks)
 	typedefs := map[string]bool{}
+	for _, n := range log.typedefs {
+		typedefs[n] = true
+	}
 	pi := 0
 	for _, s := range spans {
 		// Pragmas before the declaration stand alone and stay; one inside
@@ -362,6 +418,11 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 		}
 		it := pitem{names: d.names, refs: d.refs, keep: d.keep || len(inner) > 0}
 		it.text, it.from, it.to = declText(toks[s[0]:s[1]], path, inner, s[0]+n0)
+		if it.from.file == "<builtin>" && slices.ContainsFunc(it.names, func(n string) bool {
+			return strings.HasPrefix(n, "__predefined_") || n == "__builtin_va_list"
+		}) {
+			it.keep = true // cc looks them up itself (size_t and the like)
+		}
 		p.items = append(p.items, it)
 	}
 	for ; pi < len(pragmas); pi++ {
@@ -397,7 +458,18 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 	return p
 }
 
-func isVmlinuxPath(name string) bool { return filepath.Base(name) == "vmlinux.h" }
+// firstInclude returns pre's first line if it is an #include of
+// vmlinux.h, with its line break.
+func firstInclude(pre []byte) string {
+	line, _, _ := bytes.Cut(pre, []byte{'\n'})
+	code, open := stripLineComments(line, false)
+	code = bytes.TrimSpace(code)
+	if open || len(code) == 0 || code[0] != '#' || !hasWord(bytes.TrimLeft(code[1:], " \t"), "include") ||
+		!bytes.HasSuffix(code, []byte("vmlinux.h\"")) && !bytes.HasSuffix(code, []byte("vmlinux.h>")) {
+		return ""
+	}
+	return string(line) + "\n"
+}
 
 // lineDirective is a #line directive naming file (mainFile for the main
 // file at path).
@@ -722,27 +794,41 @@ func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
 		}
 		cur = to
 	}
-	for i, it := range p.items {
-		if keep[i] {
-			place(it.from, it.to)
-			b.WriteString(it.text)
+	// cc's builtins, then vmlinux.h, which may use them, then the other
+	// headers' declarations and the macros.
+	builtin := func(f string) bool { return f == "<builtin>" || f == "<builtin-macros>" }
+	items := func(inBuiltin bool) {
+		for i, it := range p.items {
+			if keep[i] && builtin(it.from.file) == inBuiltin {
+				place(it.from, it.to)
+				b.WriteString(it.text)
+			}
 		}
 	}
+	defines := func(inBuiltin bool) {
+		for k, m := range p.macros {
+			if (keepMacro[k] || inBuiltin) && builtin(m.from.file) == inBuiltin {
+				if m.undef {
+					fmt.Fprintf(&b, "#undef %s\n", m.name)
+					cur = at{}
+				}
+				place(m.from, m.to)
+				b.WriteString(m.text)
+			}
+		}
+	}
+	items(true)
 	for _, u := range p.undefs {
 		fmt.Fprintf(&b, "#undef %s\n", u)
+		cur = at{}
 	}
-	for k, m := range p.macros {
-		if keepMacro[k] && m.undef {
-			fmt.Fprintf(&b, "#undef %s\n", m.name)
-		}
+	defines(true)
+	if p.include != "" {
+		fmt.Fprintf(&b, "#line 1 \"%s\"\n%s", mainFile, p.include)
+		cur = at{}
 	}
-	cur = at{}
-	for k, m := range p.macros {
-		if keepMacro[k] {
-			place(m.from, m.to)
-			b.WriteString(m.text)
-		}
-	}
+	items(false)
+	defines(false)
 	fmt.Fprintf(&b, "#line %d \"%s\"\n", bodyLine, mainFile)
 	out := bytes.ReplaceAll(b.Bytes(), []byte(mainFile), []byte(path))
 	return append(out, body...)
@@ -805,6 +891,7 @@ func (p *preamble) encode() []byte {
 	}
 	e.strs(p.undefs)
 	e.strs(p.once)
+	e.str(p.include)
 	e.int(len(p.regions))
 	for _, r := range p.regions {
 		e.str(r.file)
@@ -837,7 +924,7 @@ func decodePreamble(b []byte) (p *preamble, err error) {
 	for i := range p.macros {
 		p.macros[i] = pmacro{from: d.at(), to: d.at(), name: d.str(), text: d.str(), undef: d.int() == 1, idents: d.strs(), pasted: d.strs(), wild: d.int() == 1}
 	}
-	p.undefs, p.once = d.strs(), d.strs()
+	p.undefs, p.once, p.include = d.strs(), d.strs(), d.str()
 	p.regions = make([]accessRegion, d.count())
 	for i := range p.regions {
 		p.regions[i] = accessRegion{file: d.str(), from: srcPos{d.int(), d.int()}, to: srcPos{d.int(), d.int()}}

@@ -242,12 +242,19 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if s.deps != nil && isVmlinux(b) {
-		s.deps.veto = "vmlinux.h"
-		return nil, errVeto
+		if !s.deps.takeVmlinux() {
+			s.deps.veto = "vmlinux.h"
+			return nil, errVeto
+		}
+		// Its directives only (its guard, its pragmas): each compile
+		// includes it again, pruned for the program.
+		ix := vmlinuxIndex(s.cache, b)
+		s.deps.vmlinux, s.deps.typedefs = name, ix.typedefNames()
+		b = ix.prune(b, nil, name)
 	}
 	if s.vmlinux != nil && isVmlinux(b) {
 		s.vmlinux.headerPath, s.vmlinux.header = name, b
-		b = vmlinuxIndex(s.cache, b).prune(b, s.vmlinux.get())
+		b = vmlinuxIndex(s.cache, b).prune(b, s.vmlinux.get(), name)
 		*s.pruned = true
 	}
 	if s.regions != nil {

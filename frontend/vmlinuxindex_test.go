@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,7 +10,8 @@ import (
 )
 
 // The index prunes as pruneVmlinux blanks: every line keeps its tokens at
-// the same columns, only trailing blanks differ.
+// the same columns (once its #line directives are laid out), only
+// trailing blanks differ.
 func TestVindexPruneMatchesBlanking(t *testing.T) {
 	src := []byte(miniVmlinux)
 	for _, roots := range []map[string]bool{
@@ -19,16 +21,40 @@ func TestVindexPruneMatchesBlanking(t *testing.T) {
 		{"handler_t": true, "unused_thing": true, "files": true},
 	} {
 		want := strings.Split(string(pruneVmlinux(src, roots)), "\n")
-		got := strings.Split(string(newVindex(src).prune(src, roots)), "\n")
+		got := layOut(t, string(newVindex(src).prune(src, roots, "v.h")), len(want))
 		if len(got) != len(want) {
 			t.Fatalf("roots %v: %d lines, want %d", roots, len(got), len(want))
 		}
 		for i := range got {
-			if strings.TrimRight(got[i], " ") != strings.TrimRight(want[i], " ") {
+			// A tab is one column, as a blank is.
+			if strings.TrimRight(got[i], " ") != strings.TrimRight(strings.ReplaceAll(want[i], "\t", " "), " ") {
 				t.Errorf("roots %v: line %d: %q, want %q", roots, i+1, got[i], want[i])
 			}
 		}
 	}
+}
+
+// layOut expands compact, prune's output, to its lines: each #line
+// directive becomes the blank lines up to the line it names.
+func layOut(t *testing.T, compact string, n int) []string {
+	lines := make([]string, 0, n)
+	for _, l := range strings.Split(strings.TrimSuffix(compact, "\n"), "\n") {
+		var line int
+		if _, err := fmt.Sscanf(l, "#line %d \"v.h\"", &line); err == nil {
+			if line-1 < len(lines) {
+				t.Fatalf("#line %d goes back (at line %d)", line, len(lines))
+			}
+			for len(lines) < line-1 {
+				lines = append(lines, "")
+			}
+			continue
+		}
+		lines = append(lines, l)
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
 }
 
 func TestVindexRoundTrip(t *testing.T) {

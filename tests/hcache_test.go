@@ -8,12 +8,21 @@ import (
 	"testing"
 
 	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/frontend"
 )
 
 // TestHeaderCacheIdentical: every corpus program compiles to the same
 // object without the header cache, with a cold one and with a warm one.
 func TestHeaderCacheIdentical(t *testing.T) {
 	dir := t.TempDir()
+	used0, missed0 := frontend.PreambleCounts()
+	defer func() {
+		used, missed := frontend.PreambleCounts()
+		t.Logf("preamble cache: %d compiles read it, %d compiled the whole file again", used-used0, missed-missed0)
+		if missed > missed0 {
+			t.Errorf("%d compiles with the cache failed from the reduced file and compiled the whole file again", missed-missed0)
+		}
+	}()
 	for _, p := range loadCorpus(t) {
 		t.Run(p.Name, func(t *testing.T) {
 			want, err := compileBPFCC(p)
