@@ -129,7 +129,6 @@ func Parse(path string, opts Options) (*Unit, error) {
 			prag.seen[f] = true
 		}
 		cfg.PragmaHandler = prag.handle
-		preambleUsed.Add(1)
 		ast, err := translate(cfg, []cc.Source{sources[0], {Name: path, Value: text}})
 		if err == nil {
 			regions = append(append(append(regions, p.regions...), headerRegions...), prag.finish()...)
@@ -150,7 +149,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		if missed && err == nil {
 			// The whole file compiles where the reduced one did not, and
 			// not by a rewrite below that the reduced file never had.
-			preambleMissed.Add(1)
+			preambleStats.missed.Add(1)
 		}
 		if err != nil {
 			if at, ok := wideBitFields(err); ok {

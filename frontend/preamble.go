@@ -258,16 +258,20 @@ func preambleKey(path string, pre []byte, opts Options) hcache.Key {
 // BPFCC_PREAMBLE=off turns it off, to compare.
 var PreambleCache = os.Getenv("BPFCC_PREAMBLE") != "off"
 
-// preambleUsed and preambleMissed count the compiles that read a cached
-// preamble and those whose reduced file failed, so that the whole file
-// was compiled again (see PreambleCounts).
-var preambleUsed, preambleMissed atomic.Int64
+// PreambleStats counts, for this process, the compiles that read a
+// preamble from the cache (Hits) or made its entry (Captures), those
+// whose preamble cannot be cached (Refused), and those whose reduced file
+// failed where the whole file compiles (Missed): each of those is time
+// lost, and may be a declaration the reachability missed.
+type PreambleStats struct{ Hits, Captures, Refused, Missed int64 }
 
-// PreambleCounts returns how many compiles of this process read a cached
-// preamble, and how many of those had to compile the whole file again.
-// A test holds the second to zero: each is time lost, and may be a
-// declaration the reachability missed.
-func PreambleCounts() (used, missed int64) { return preambleUsed.Load(), preambleMissed.Load() }
+var preambleStats struct{ hits, captures, refused, missed atomic.Int64 }
+
+// PreambleCounts returns the process's PreambleStats.
+func PreambleCounts() PreambleStats {
+	s := &preambleStats
+	return PreambleStats{s.hits.Load(), s.captures.Load(), s.refused.Load(), s.missed.Load()}
+}
 
 // vetoEntry is the entry of a preamble that cannot be cached.
 var vetoEntry = []byte("veto")
@@ -282,14 +286,19 @@ func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts
 	off := splitPreamble(text)
 	key := preambleKey(path, text[:off], opts)
 	p, veto := loadPreamble(opts.Cache, key)
-	if veto {
+	switch {
+	case veto:
+		preambleStats.refused.Add(1)
 		return nil, nil
-	}
-	if p == nil {
+	case p != nil:
+		preambleStats.hits.Add(1)
+	default:
 		if p = capturePreamble(cfg, sfs, path, text[:off], opts); p == nil {
+			preambleStats.refused.Add(1)
 			opts.Cache.Put(key, vetoEntry)
 			return nil, nil
 		}
+		preambleStats.captures.Add(1)
 		opts.Cache.Put(key, p.encode())
 	}
 	return p, p.source(path, text[off:], 1+bytes.Count(text[:off], []byte{'\n'}))

@@ -15,12 +15,16 @@ import (
 // object without the header cache, with a cold one and with a warm one.
 func TestHeaderCacheIdentical(t *testing.T) {
 	dir := t.TempDir()
-	used0, missed0 := frontend.PreambleCounts()
+	s0 := frontend.PreambleCounts()
 	defer func() {
-		used, missed := frontend.PreambleCounts()
-		t.Logf("preamble cache: %d compiles read it, %d compiled the whole file again", used-used0, missed-missed0)
-		if missed > missed0 {
-			t.Errorf("%d compiles with the cache failed from the reduced file and compiled the whole file again", missed-missed0)
+		s := frontend.PreambleCounts()
+		t.Logf("preamble cache: %d compiles read it, %d made its entry, %d refused, %d compiled the whole file again",
+			s.Hits-s0.Hits, s.Captures-s0.Captures, s.Refused-s0.Refused, s.Missed-s0.Missed)
+		if s.Missed > s0.Missed {
+			t.Errorf("%d compiles with the cache failed from the reduced file and compiled the whole file again", s.Missed-s0.Missed)
+		}
+		if s.Hits == s0.Hits {
+			t.Error("no compile read the preamble cache")
 		}
 	}()
 	for _, p := range loadCorpus(t) {

@@ -42,6 +42,9 @@ Compile options:
                    stage P (a comma-separated list; "all": every one;
                    "lower": as -d=ir; isel, regalloc: the machine IR);
                    -d=ir:time prints their times
+  -d=cache         print what the header cache did for the preamble (the
+                   leading #includes): read, made, refused, or read and
+                   then compiled whole because the reduced file failed
   --version, --help
 
 Probe options (DWARF-bound handler arguments):
@@ -92,6 +95,7 @@ type config struct {
 	cpu        int
 	warnings   bool
 	dumpIR     bool
+	cacheDebug bool // -d=cache
 	irDebug    irDebug
 	help       bool
 	version    bool
@@ -242,6 +246,8 @@ func parseArgs(args []string) (*config, error) {
 			c.warnings = false
 		case a == "-d=ir" || a == "-dir":
 			c.dumpIR = true
+		case a == "-d=cache":
+			c.cacheDebug = true
 		case strings.HasPrefix(a, "-d=ir:"):
 			err = c.irDebug.parse(strings.TrimPrefix(a, "-d=ir:"), &c.dumpIR)
 		case a == "-x":

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/bpfcc/bpfcc"
 	"github.com/bpfcc/bpfcc/diag"
@@ -105,12 +106,39 @@ func compile(cfg *config, stderr io.Writer) (*bpfcc.Result, error) {
 
 func compileWith(cfg *config, opts bpfcc.Options, stderr io.Writer) (*bpfcc.Result, error) {
 	cfg.irDebug.out = stderr
+	before := frontend.PreambleCounts()
 	res, err := bpfcc.Compile(cfg.input, opts)
 	cfg.irDebug.report(stderr)
+	if cfg.cacheDebug {
+		reportPreamble(stderr, before, frontend.PreambleCounts())
+	}
 	if res != nil && cfg.warnings {
 		printDiags(res.Warnings, cfg, stderr)
 	}
 	return res, err
+}
+
+// reportPreamble prints what the header cache did for the compile
+// between the counts before and after (-d=cache).
+func reportPreamble(w io.Writer, before, after frontend.PreambleStats) {
+	var what []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{
+		{after.Hits - before.Hits, "read from the cache"},
+		{after.Captures - before.Captures, "made and stored"},
+		{after.Refused - before.Refused, "cannot be cached"},
+		{after.Missed - before.Missed, "the reduced file failed: compiled whole"},
+	} {
+		if c.n > 0 {
+			what = append(what, c.what)
+		}
+	}
+	if len(what) == 0 {
+		what = []string{"cache off"}
+	}
+	fmt.Fprintf(w, "bpfcc: preamble: %s\n", strings.Join(what, "; "))
 }
 
 // reportError prints err and returns the exit status it deserves.
