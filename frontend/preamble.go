@@ -250,7 +250,10 @@ func (l *depLog) read(name string, b []byte, err error) {
 
 // preambleKey is the cache key of a preamble.
 func preambleKey(path string, pre []byte, opts Options) hcache.Key {
-	return hcache.NewKey("preamble", pre, []byte(filepath.Dir(path)), []byte(predefined(opts)),
+	// Relative include directories and file names resolve from the
+	// working directory.
+	cwd, _ := os.Getwd()
+	return hcache.NewKey("preamble", pre, []byte(filepath.Dir(path)), []byte(cwd), []byte(predefined(opts)),
 		[]byte(strings.Join(include.IncludePaths(opts.IncludeDirs), "\x00")), []byte(strings.Join(include.SysIncludePaths(opts.IncludeDirs), "\x00")))
 }
 

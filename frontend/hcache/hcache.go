@@ -26,11 +26,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Version names the entry format and the derivations stored; it is part
 // of every key, so changing either starts afresh.
-const Version = "bpfcc-hcache-1"
+const Version = "bpfcc-hcache-2"
 
 // DefaultMaxBytes bounds the cache's size on disk.
 const DefaultMaxBytes = 256 << 20
@@ -87,16 +88,26 @@ func NewKey(kind string, parts ...[]byte) Key {
 	return k
 }
 
-// buildID identifies the bpfcc build as far as the binary knows it.
+// buildID identifies the bpfcc build: its version control state, and the
+// executable's size, modification time and inode, so that a build from a
+// modified tree, whose revision says nothing of its code, never reads the
+// entries of another.
 var buildID = func() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
+	var id string
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		id = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+				id += " " + s.Value
+			}
+		}
 	}
-	id := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-			id += " " + s.Value
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			id += fmt.Sprintf(" %d %d", st.Size(), st.ModTime().UnixNano())
+			if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+				id += fmt.Sprintf(" %d", sys.Ino)
+			}
 		}
 	}
 	return id

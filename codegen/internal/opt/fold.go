@@ -132,6 +132,8 @@ func fits31(in *ir.Instr) bool {
 		return !in.Signed && in.Size <= 2
 	case ir.OpExt:
 		return !in.Signed && in.Bits <= 16
+	case ir.OpBswap:
+		return in.Bits == 16 // the upper bits are zeroed
 	}
 	return false
 }
