@@ -266,18 +266,32 @@ var PreambleCache = os.Getenv("BPFCC_PREAMBLE") != "off"
 // whose preamble cannot be cached (Refused), and those whose reduced file
 // failed where the whole file compiles (Missed): each of those is time
 // lost, and may be a declaration the reachability missed.
-type PreambleStats struct{ Hits, Captures, Refused, Missed int64 }
+type PreambleStats struct {
+	Hits, Captures, Refused, Missed int64
+	// Why is the reason of the last refusal.
+	Why string
+}
 
-var preambleStats struct{ hits, captures, refused, missed atomic.Int64 }
+var preambleStats struct {
+	hits, captures, refused, missed atomic.Int64
+	why                             atomic.Value // the last refusal's reason
+}
 
 // PreambleCounts returns the process's PreambleStats.
 func PreambleCounts() PreambleStats {
 	s := &preambleStats
-	return PreambleStats{s.hits.Load(), s.captures.Load(), s.refused.Load(), s.missed.Load()}
+	why, _ := s.why.Load().(string)
+	return PreambleStats{s.hits.Load(), s.captures.Load(), s.refused.Load(), s.missed.Load(), why}
 }
 
-// vetoEntry is the entry of a preamble that cannot be cached.
-var vetoEntry = []byte("veto")
+func refused(why string) {
+	preambleStats.refused.Add(1)
+	preambleStats.why.Store(why)
+}
+
+// vetoPrefix begins the entry of a preamble that cannot be cached; the
+// reason follows.
+const vetoPrefix = "veto\x00"
 
 // preambleSource returns the cached preamble of the main file text (as
 // rewritten for cc) and the text cc reads in its place; nil when the file
@@ -290,15 +304,15 @@ func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts
 	key := preambleKey(path, text[:off], opts)
 	p, veto := loadPreamble(opts.Cache, key)
 	switch {
-	case veto:
-		preambleStats.refused.Add(1)
+	case veto != "":
+		refused(veto)
 		return nil, nil
 	case p != nil:
 		preambleStats.hits.Add(1)
 	default:
-		if p = capturePreamble(cfg, sfs, path, text[:off], opts); p == nil {
-			preambleStats.refused.Add(1)
-			opts.Cache.Put(key, vetoEntry)
+		if p, veto = capturePreamble(cfg, sfs, path, text[:off], opts); p == nil {
+			refused(veto)
+			opts.Cache.Put(key, []byte(vetoPrefix+veto))
 			return nil, nil
 		}
 		preambleStats.captures.Add(1)
@@ -308,46 +322,47 @@ func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts
 }
 
 // loadPreamble returns the cached preamble if every file it read is
-// unchanged; veto when the entry says the preamble cannot be cached.
-func loadPreamble(c *hcache.Cache, key hcache.Key) (p *preamble, veto bool) {
+// unchanged; veto is why, when the entry says the preamble cannot be
+// cached.
+func loadPreamble(c *hcache.Cache, key hcache.Key) (p *preamble, veto string) {
 	b, ok := c.Get(key)
 	if !ok {
-		return nil, false
+		return nil, ""
 	}
-	if bytes.Equal(b, vetoEntry) {
-		return nil, true
+	if why, ok := bytes.CutPrefix(b, []byte(vetoPrefix)); ok {
+		return nil, string(why)
 	}
 	p, err := decodePreamble(b)
 	if err != nil {
 		c.Warnf("ignoring a malformed preamble in the header cache: %v", err)
-		return nil, false
+		return nil, ""
 	}
 	for _, d := range p.deps {
 		st, ok := statOf(d.name)
 		switch {
 		case d.absent && ok:
-			return nil, false
+			return nil, ""
 		case d.absent:
 		case !ok:
-			return nil, false
+			return nil, ""
 		case st == d.stat:
 		default:
 			if b, err := os.ReadFile(d.name); err != nil || sha256.Sum256(b) != d.sum {
-				return nil, false
+				return nil, ""
 			}
 		}
 	}
-	return p, false
+	return p, ""
 }
 
 // capturePreamble preprocesses the preamble pre of the file at path and
 // builds its entry; nil when it cannot be cached.
-func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts Options) *preamble {
+func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts Options) (*preamble, string) {
 	log := &depLog{}
 	var regions []accessRegion
 	loops := &loopSites{}
 	sfs.deps, sfs.regions, sfs.loops, sfs.vmlinux, sfs.pruned = log, &regions, loops, nil, nil
-	sfs.target = func() []byte { log.veto = "generated header"; return nil }
+	sfs.target = func() []byte { log.veto = "<bpfcc/target.h> is generated"; return nil }
 	firstLine := firstInclude(pre)
 	log.vmlinuxFirst = firstLine != ""
 	prag := newPragmas()
@@ -358,7 +373,7 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 	// predefined macros are all that stays outside.
 	base, err := cc.Capture(&c, []cc.Source{{Name: "<predefined>", Value: predefined(opts)}})
 	if err != nil {
-		return nil
+		return nil, "the predefined macros do not preprocess"
 	}
 	prag = newPragmas()
 	c.PragmaHandler = prag.handle
@@ -368,9 +383,17 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
 		{Name: path, Value: pre},
 	})
-	if err != nil || log.veto != "" || len(loops.sites) > 0 || all.Counter != base.Counter ||
-		all.Pack != base.Pack || all.PackStack != base.PackStack || len(all.Tokens) < len(base.Tokens) {
-		return nil
+	switch {
+	case log.veto != "":
+		return nil, log.veto
+	case err != nil:
+		return nil, "the headers do not preprocess"
+	case len(loops.sites) > 0:
+		return nil, "a header has a loop pragma"
+	case all.Counter != base.Counter:
+		return nil, "a header uses __COUNTER__"
+	case all.Pack != base.Pack || all.PackStack != base.PackStack:
+		return nil, "a header leaves #pragma pack set"
 	}
 	p := &preamble{deps: log.deps, regions: regions}
 	if log.vmlinux != "" {
@@ -391,7 +414,7 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 		kept[i] = len(toks)
 		pos := t.Position()
 		if strings.ContainsAny(pos.Filename, "\"\\\n") {
-			return nil
+			return nil, "a file name has a quote, a backslash or a line break"
 		}
 		if pos.Filename != log.vmlinux || log.vmlinux == "" {
 			toks = append(toks, ptok{text: t.SrcStr(), ident: t.Ch == rune(cc.IDENTIFIER), file: pos.Filename, line: pos.Line, col: pos.Column})
@@ -454,7 +477,7 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 		}
 		pm, ok := macroItem(m, path)
 		if !ok {
-			return nil
+			return nil, "macro " + name + " has no position"
 		}
 		_, pm.undef = base.Macros[name]
 		p.macros = append(p.macros, pm)
@@ -467,20 +490,44 @@ func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts
 		}
 		return a.line < b.line
 	})
-	return p
+	return p, ""
 }
 
-// firstInclude returns pre's first line if it is an #include of
-// vmlinux.h, with its line break.
+// firstInclude returns the start of pre up to its first #include, with
+// its line break, when that includes vmlinux.h and only blank lines,
+// comments, #define and #undef come before it (they may matter to
+// vmlinux.h: BPF_NO_KFUNC_PROTOTYPES).
 func firstInclude(pre []byte) string {
-	line, _, _ := bytes.Cut(pre, []byte{'\n'})
-	code, open := stripLineComments(line, false)
-	code = bytes.TrimSpace(code)
-	if open || len(code) == 0 || code[0] != '#' || !hasWord(bytes.TrimLeft(code[1:], " \t"), "include") ||
-		!bytes.HasSuffix(code, []byte("vmlinux.h\"")) && !bytes.HasSuffix(code, []byte("vmlinux.h>")) {
-		return ""
+	inComment := false
+	for off := 0; off < len(pre); {
+		nl := bytes.IndexByte(pre[off:], '\n')
+		if nl < 0 {
+			return ""
+		}
+		line := pre[off : off+nl]
+		off += nl + 1
+		code, open := stripLineComments(line, inComment)
+		inComment = open
+		code = bytes.TrimSpace(code)
+		if len(code) == 0 {
+			continue
+		}
+		if code[0] != '#' || bytes.HasSuffix(code, []byte{'\\'}) {
+			return ""
+		}
+		word := bytes.TrimLeft(code[1:], " \t")
+		switch {
+		case hasWord(word, "include"):
+			if inComment || !bytes.HasSuffix(code, []byte("vmlinux.h\"")) && !bytes.HasSuffix(code, []byte("vmlinux.h>")) {
+				return ""
+			}
+			return string(pre[:off])
+		case hasWord(word, "define"), hasWord(word, "undef"):
+		default:
+			return ""
+		}
 	}
-	return string(line) + "\n"
+	return ""
 }
 
 // lineDirective is a #line directive naming file (mainFile for the main

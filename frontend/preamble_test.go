@@ -141,3 +141,17 @@ func TestPreambleParse(t *testing.T) {
 	}
 	value("changed header")
 }
+
+func TestFirstInclude(t *testing.T) {
+	for _, c := range []struct{ pre, want string }{
+		{"#include \"vmlinux.h\"\n#include <bpf/bpf_helpers.h>\n", "#include \"vmlinux.h\"\n"},
+		{"// c\n/* d\n */\n#define BPF_NO_KFUNC_PROTOTYPES\n#include <vmlinux.h>\n#include <x.h>\n", "// c\n/* d\n */\n#define BPF_NO_KFUNC_PROTOTYPES\n#include <vmlinux.h>\n"},
+		{"#include <linux/types.h>\n#include \"vmlinux.h\"\n", ""},
+		{"#ifdef X\n#include \"vmlinux.h\"\n#endif\n", ""},
+		{"#include \"bpf_iter.h\"\n", ""},
+	} {
+		if got := firstInclude([]byte(c.pre)); got != c.want {
+			t.Errorf("firstInclude(%q) = %q, want %q", c.pre, got, c.want)
+		}
+	}
+}

@@ -243,7 +243,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	}
 	if s.deps != nil && isVmlinux(b) {
 		if !s.deps.takeVmlinux() {
-			s.deps.veto = "vmlinux.h"
+			s.deps.veto = "vmlinux.h is included, but not as the first line"
 			return nil, errVeto
 		}
 		// Its directives only (its guard, its pragmas): each compile

@@ -128,7 +128,7 @@ func reportPreamble(w io.Writer, before, after frontend.PreambleStats) {
 	}{
 		{after.Hits - before.Hits, "read from the cache"},
 		{after.Captures - before.Captures, "made and stored"},
-		{after.Refused - before.Refused, "cannot be cached"},
+		{after.Refused - before.Refused, "cannot be cached: " + after.Why},
 		{after.Missed - before.Missed, "the reduced file failed: compiled whole"},
 	} {
 		if c.n > 0 {
