@@ -302,12 +302,12 @@ func entryPC(n *godwarf.Tree) uint64 {
 	return 0
 }
 
-var optFlag = regexp.MustCompile(`(^|\s)-O(\d|s|z|g|fast)?(\s|$)`)
+var optFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)-O(\d|s|z|g|fast)?(\s|$)`) })
 
 // optimized reports whether the producer string records optimisation; ok is
 // false when it does not say (clang without -grecord-command-line).
 func optimized(producer string) (opt, ok bool) {
-	ms := optFlag.FindAllStringSubmatch(producer, -1)
+	ms := optFlag().FindAllStringSubmatch(producer, -1)
 	if len(ms) == 0 {
 		if strings.HasPrefix(producer, "GNU ") {
 			return false, true // gcc always records -O; none means -O0

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-delve/delve/pkg/dwarf/godwarf"
 )
@@ -69,7 +70,7 @@ var cBaseNames = map[string]string{
 func normParams(s string) string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
-		p = strings.ReplaceAll(scopeRE.ReplaceAllString(cxxSpelling(p), ""), " ", "")
+		p = strings.ReplaceAll(scopeRE().ReplaceAllString(cxxSpelling(p), ""), " ", "")
 		if p == "void" && !strings.Contains(s, ",") {
 			p = ""
 		}
@@ -80,7 +81,7 @@ func normParams(s string) string {
 
 // scopeRE matches the scopes of a qualified type name (geo:: of
 // geo::Counter): DWARF spells types by their own names.
-var scopeRE = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*::`)
+var scopeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*::`) })
 
 // rawParams is the parameter list of a probe's function as given.
 func rawParams(fn string) string {

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
-	identRE   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	definedRE = regexp.MustCompile(`\b(?:struct|union|enum)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{`)
+	identRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })
+	definedRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:struct|union|enum)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{`)
+	})
 )
 
 // TargetHeader returns the text of <bpfcc/target.h> for a program src
@@ -28,14 +31,14 @@ func TargetHeader(path string, src []byte) (string, error) {
 	defer b.Close()
 	mentioned := map[string]bool{}
 	var roots []string
-	for _, id := range identRE.FindAll(src, -1) {
+	for _, id := range identRE().FindAll(src, -1) {
 		if s := string(id); !mentioned[s] {
 			mentioned[s] = true
 			roots = append(roots, s)
 		}
 	}
 	reserved := map[string]bool{}
-	for _, m := range definedRE.FindAllSubmatch(src, -1) {
+	for _, m := range definedRE().FindAllSubmatch(src, -1) {
 		reserved[string(m[1])] = true
 	}
 	types, err := b.CTypes(CTypesOptions{Roots: roots, Mentioned: mentioned, Reserved: reserved, ReservedTypedefs: typedefsIn(src)})
@@ -50,7 +53,7 @@ func TargetHeader(path string, src []byte) (string, error) {
 // name in "(*name)" for a function pointer).
 func typedefsIn(src []byte) map[string]bool {
 	names := map[string]bool{}
-	for _, loc := range typedefRE.FindAllIndex(src, -1) {
+	for _, loc := range typedefRE().FindAllIndex(src, -1) {
 		depth, end := 0, -1
 	scan:
 		for i := loc[1]; i < len(src); i++ {
@@ -70,12 +73,12 @@ func typedefsIn(src []byte) map[string]bool {
 			continue
 		}
 		decl := src[loc[1]:end]
-		if m := fnPtrRE.FindSubmatch(decl); m != nil {
+		if m := fnPtrRE().FindSubmatch(decl); m != nil {
 			names[string(m[1])] = true
 			continue
 		}
 		for _, d := range strings.Split(string(topLevel(decl)), ",") {
-			if ids := identRE.FindAllString(d, -1); len(ids) > 0 {
+			if ids := identRE().FindAllString(d, -1); len(ids) > 0 {
 				names[ids[len(ids)-1]] = true
 			}
 		}
@@ -84,8 +87,8 @@ func typedefsIn(src []byte) map[string]bool {
 }
 
 var (
-	typedefRE = regexp.MustCompile(`\btypedef\b`)
-	fnPtrRE   = regexp.MustCompile(`\(\s*\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)`)
+	typedefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\btypedef\b`) })
+	fnPtrRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\s*\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)`) })
 )
 
 // topLevel blanks what is inside braces and brackets, leaving the

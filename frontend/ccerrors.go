@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -16,22 +17,30 @@ import (
 // mostly follow-ons of a real error on the line before; tokens at the end of
 // input have no position ("-: unexpected EOF"). convertErrors turns that
 // text into diagnostics a user can act on.
+//
+// bpfcc's regular expressions are compiled on first use (sync.OnceValue):
+// compiled at package initialisation, the forty of them were a tenth of
+// every command's start-up, a compile that never needs them included.
 
 var (
-	ccErrLine = regexp.MustCompile(`^(.+?):(\d+):(?:(\d+):)? (.*)$`)
+	ccErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):(\d+):(?:(\d+):)? (.*)$`) })
 	// ccNoPos is cc's rendering of an invalid position.
-	ccNoPos = regexp.MustCompile(`^(?:-|<unknown>|\?):? (.*)$`)
+	ccNoPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:-|<unknown>|\?):? (.*)$`) })
 	// originTag matches cc's origin annotations: "(check.go:5373:check:)",
 	// "(cc.go:123:)".
-	originTag = regexp.MustCompile(`\s*\(?[\w./-]+\.go:\d+:[\w.]*:?\)?`)
+	originTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\(?[\w./-]+\.go:\d+:[\w.]*:?\)?`) })
 	// todoSpecifiers is cc's complaint about an invalid specifier list.
-	todoSpecifiers = regexp.MustCompile(`DeclarationSpecifiers missed/failed type check: \[(.*)\]`)
+	todoSpecifiers = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`DeclarationSpecifiers missed/failed type check: \[(.*)\]`)
+	})
 	// todoInit is cc's complaint about an initializer it cannot convert.
-	todoInit    = regexp.MustCompile(`<- val .*, t (.+), exprT (.+)$`)
-	todoNode    = regexp.MustCompile(`^TODO \*cc\.(\w+)`)
-	undefinedRe = regexp.MustCompile(`^undefined: (\S+)$`)
-	noMemberRe  = regexp.MustCompile(`^type (.+) has no member(?: named)? (\S+)$`)
-	expansionRe = regexp.MustCompile(`^macro expansion limit exceeded \(Config\.ExpansionLimit (\d+)\)$`)
+	todoInit    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<- val .*, t (.+), exprT (.+)$`) })
+	todoNode    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^TODO \*cc\.(\w+)`) })
+	undefinedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^undefined: (\S+)$`) })
+	noMemberRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^type (.+) has no member(?: named)? (\S+)$`) })
+	expansionRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^macro expansion limit exceeded \(Config\.ExpansionLimit (\d+)\)$`)
+	})
 )
 
 // convertErrors rewrites cc's error text into positioned diagnostics: origin
@@ -49,12 +58,12 @@ func convertErrors(path string, src []byte, err error) diag.List {
 		seen[line] = true
 		d := diag.Diagnostic{File: path}
 		msg := line
-		if m := ccErrLine.FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, "TODO") {
+		if m := ccErrLine().FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, "TODO") {
 			d.File = m[1]
 			d.Line, _ = strconv.Atoi(m[2])
 			d.Col, _ = strconv.Atoi(m[3])
 			msg = m[4]
-		} else if m := ccNoPos.FindStringSubmatch(line); m != nil {
+		} else if m := ccNoPos().FindStringSubmatch(line); m != nil {
 			msg = m[1]
 		}
 		if strings.HasPrefix(msg, "TODO") {
@@ -138,7 +147,7 @@ func dropCascades(l diag.List) diag.List {
 		if strings.Contains(d.Msg, "<invalid type>") || (d.Line > 0 && at[p]) {
 			continue
 		}
-		if m := syntaxErr.FindStringSubmatch(d.Msg); m != nil {
+		if m := syntaxErr().FindStringSubmatch(d.Msg); m != nil {
 			if m[1] == lastExpect {
 				continue
 			}
@@ -153,7 +162,7 @@ func dropCascades(l diag.List) diag.List {
 	return out
 }
 
-var syntaxErr = regexp.MustCompile(`^unexpected .*, (expected .*)$`)
+var syntaxErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unexpected .*, (expected .*)$`) })
 
 // truncate keeps the first diag.MaxErrors diagnostics in source order and
 // says how many more there were.
@@ -172,15 +181,15 @@ func truncate(l diag.List) diag.List {
 // cleanMsg strips cc's origin tags from one message and rewrites its
 // phrasings that leak cc's internals.
 func cleanMsg(s string) string {
-	s = strings.TrimSpace(originTag.ReplaceAllString(s, ""))
+	s = strings.TrimSpace(originTag().ReplaceAllString(s, ""))
 	s = collapseTypeBodies(s)
-	if m := undefinedRe.FindStringSubmatch(s); m != nil {
+	if m := undefinedRe().FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("use of undeclared identifier '%s'", m[1])
 	}
-	if m := noMemberRe.FindStringSubmatch(s); m != nil {
+	if m := noMemberRe().FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("%s has no member named '%s'", m[1], m[2])
 	}
-	if m := expansionRe.FindStringSubmatch(s); m != nil {
+	if m := expansionRe().FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("macro expansion limit exceeded: more than %s tokens of expansion work (a recursive or exponentially growing macro?)", m[1])
 	}
 	return s
@@ -236,9 +245,9 @@ func matchingBrace(s string, i int) int {
 // specifierGap is what may stand between two specifiers being searched for.
 const specifierGap = `\s+(?:(?:const|volatile|static|extern|inline|signed|unsigned|short|long|int|char|__\w+)\s+)*?`
 
-var taggedType = regexp.MustCompile(`\b(?:struct|union|enum) \w+ $`)
+var taggedType = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:struct|union|enum) \w+ $`) })
 
-func taggedTypeBefore(s string) bool { return taggedType.MatchString(s) }
+func taggedTypeBefore(s string) bool { return taggedType().MatchString(s) }
 
 func isEOFMsg(s string) bool {
 	return strings.HasPrefix(s, "unexpected EOF") || strings.HasPrefix(s, "unexpected <EOF>")
@@ -257,14 +266,14 @@ func endOfInput(src []byte) (line, col int) {
 
 // todoMessage says in C terms what one of cc's TODO notes is about.
 func todoMessage(s string) string {
-	s = strings.TrimSpace(originTag.ReplaceAllString(s, ""))
-	if m := todoSpecifiers.FindStringSubmatch(s); m != nil {
+	s = strings.TrimSpace(originTag().ReplaceAllString(s, ""))
+	if m := todoSpecifiers().FindStringSubmatch(s); m != nil {
 		return "invalid combination of type specifiers: " + strings.Join(specifierWords(m[1]), " ")
 	}
-	if m := todoInit.FindStringSubmatch(s); m != nil {
+	if m := todoInit().FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("cannot initialize %s with a value of type %s", collapseTypeBodies(m[1]), collapseTypeBodies(m[2]))
 	}
-	if m := todoNode.FindStringSubmatch(s); m != nil {
+	if m := todoNode().FindStringSubmatch(s); m != nil {
 		return "invalid or unsupported " + nodeWords(m[1])
 	}
 	return "invalid or unsupported construct"
@@ -298,7 +307,7 @@ func nodeWords(name string) string {
 // locateTODO finds where a TODO note without a position applies, when its
 // text says: a type specifier list is searched for in src. 0, 0: unknown.
 func locateTODO(src []byte, msg string) (line, col int) {
-	m := todoSpecifiers.FindStringSubmatch(msg)
+	m := todoSpecifiers().FindStringSubmatch(msg)
 	if m == nil {
 		return 0, 0
 	}

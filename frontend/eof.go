@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/bpfcc/bpfcc/diag"
 )
@@ -87,12 +88,12 @@ func lastToken(src []byte) (line, col int, b byte) {
 	return line, col, b
 }
 
-var includeLine = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"`)
+var includeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"`) })
 
 // checkSelfInclude reports a main file that includes itself: cc would
 // expand it forever (its include-depth check is not effective).
 func checkSelfInclude(path string, src []byte) *diag.Diagnostic {
-	for _, m := range includeLine.FindAllSubmatchIndex(src, -1) {
+	for _, m := range includeLine().FindAllSubmatchIndex(src, -1) {
 		name := string(src[m[2]:m[3]])
 		if filepath.Clean(filepath.Join(filepath.Dir(path), name)) == filepath.Clean(path) {
 			line := 1 + bytes.Count(src[:m[0]], []byte("\n"))

@@ -300,7 +300,7 @@ type vmlinuxRoots struct {
 }
 
 var (
-	includeRE = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]`)
+	includeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]`) })
 )
 
 // scanIdents calls fn with every match of [A-Za-z_][A-Za-z0-9_]* in src,
@@ -337,7 +337,7 @@ func (v *vmlinuxRoots) get() map[string]bool {
 			} else {
 				helpers = append(helpers, scanHeader(src, v.roots)...)
 			}
-			for _, m := range includeRE.FindAllSubmatch(src, -1) {
+			for _, m := range includeRE().FindAllSubmatch(src, -1) {
 				dirs := v.dirs
 				if string(m[1]) == `"` {
 					dirs = append([]string{filepath.Dir(file)}, dirs...)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"modernc.org/cc/v4"
 	"modernc.org/token"
@@ -22,7 +23,9 @@ import (
 // declared (Unit.SplitBitField) and leaves the unnamed filler out of BTF,
 // as it does every unnamed bit-field.
 
-var wideBitFieldErr = regexp.MustCompile(`^(.+?):(\d+):(\d+): bit-field (\w+) occupies more than 8 bytes, which Config\.ABILayout does not support`)
+var wideBitFieldErr = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?):(\d+):(\d+): bit-field (\w+) occupies more than 8 bytes, which Config\.ABILayout does not support`)
+})
 
 // wideBitFields returns the declarators of the bit-fields err refuses as
 // too wide, by position, with their names; ok is false when err reports
@@ -34,7 +37,7 @@ func wideBitFields(err error) (at map[token.Position]string, ok bool) {
 		if line == "" {
 			continue
 		}
-		m := wideBitFieldErr.FindStringSubmatch(line)
+		m := wideBitFieldErr().FindStringSubmatch(line)
 		if m == nil {
 			return nil, false
 		}

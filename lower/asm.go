@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cilium/ebpf/asm"
 	"modernc.org/cc/v4"
@@ -306,7 +307,7 @@ func (fl *fnLowerer) asmClobber(el *cc.AsmExpressionList) (int, bool) {
 	case "memory", "cc":
 		return -1, true
 	}
-	if m := regName.FindStringSubmatch(s); m != nil {
+	if m := regName().FindStringSubmatch(s); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if n < 10 {
 			return n, true
@@ -316,12 +317,11 @@ func (fl *fnLowerer) asmClobber(el *cc.AsmExpressionList) (int, bool) {
 	return 0, false
 }
 
-var regName = regexp.MustCompile(`^[rw]([0-9]|10)$`)
+var regName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[rw]([0-9]|10)$`) })
 
 // regMention finds the registers asm text names outright.
-var asmCondition = regexp.MustCompile(`\.ifn?c[^;\n]*`)
-
-var regMention = regexp.MustCompile(`\b[rw]([0-9]|10)\b`)
+var asmCondition = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.ifn?c[^;\n]*`) })
+var regMention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[rw]([0-9]|10)\b`) })
 
 // asmRegisters picks a register for every "r" operand: one the text does
 // not name and no clobber or other operand takes, the argument registers
@@ -331,7 +331,7 @@ func (fl *fnLowerer) asmRegisters(x *cc.Asm, text string, ops []asmOperand, clob
 	var taken [asm.R10 + 1]bool
 	taken[asm.R10] = true
 	// A register an .ifc compares an operand with is no use of it.
-	for _, m := range regMention.FindAllStringSubmatch(asmCondition.ReplaceAllString(text, ""), -1) {
+	for _, m := range regMention().FindAllStringSubmatch(asmCondition().ReplaceAllString(text, ""), -1) {
 		n, _ := strconv.Atoi(m[1])
 		taken[n] = true
 	}

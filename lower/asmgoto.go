@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"modernc.org/cc/v4"
 
@@ -31,9 +32,8 @@ type asmLabel struct {
 // localLabelSuffix is what the front end appends to a GNU local label
 // (__label__) declared in a macro to make each expansion's unique; %l[name]
 // in the asm text still says the name as written.
-var localLabelSuffix = regexp.MustCompile(`_bpfcc_[0-9]+$`)
-
-var labelRef = regexp.MustCompile(`%l(\[[A-Za-z_][A-Za-z_0-9]*\]|[0-9]+)`)
+var localLabelSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_bpfcc_[0-9]+$`) })
+var labelRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%l(\[[A-Za-z_][A-Za-z_0-9]*\]|[0-9]+)`) })
 
 // asmGotoText replaces the label references of text (%l[name], %lN, N
 // counting the operands first) with stubs' labels and appends the stubs.
@@ -45,7 +45,7 @@ func (fl *fnLowerer) asmGotoText(x *cc.Asm, text string, ops []asmOperand, label
 		}
 	}
 	bad := ""
-	text = labelRef.ReplaceAllStringFunc(text, func(ref string) string {
+	text = labelRef().ReplaceAllStringFunc(text, func(ref string) string {
 		k := labelIndex(ref, len(ops), labels)
 		if k < 0 {
 			bad = ref
@@ -77,7 +77,7 @@ func labelIndex(ref string, nops int, labels []asmLabel) int {
 	if ref[2] == '[' {
 		name := ref[3 : len(ref)-1]
 		for i, l := range labels {
-			if l.name == name || localLabelSuffix.ReplaceAllString(l.name, "") == name {
+			if l.name == name || localLabelSuffix().ReplaceAllString(l.name, "") == name {
 				return i
 			}
 		}
@@ -102,7 +102,9 @@ func (fl *fnLowerer) asmGotoBranches(sel ir.Reg, labels []asmLabel) {
 // statement's one label, as bpf_experimental.h's bpf_cmp_likely and
 // bpf_cmp_unlikely write it: "if %[lhs] OP %[rhs] goto %l[label]" (the
 // right operand may be a number).
-var asmGotoCompare = regexp.MustCompile(`^\s*if\s+%\[([A-Za-z_][A-Za-z_0-9]*)\]\s*(==|!=|s?[<>]=?|&)\s*(%\[([A-Za-z_][A-Za-z_0-9]*)\]|-?[0-9]+|0x[0-9a-fA-F]+)\s+goto\s+(` + labelRef.String() + `)\s*;?\s*$`)
+var asmGotoCompare = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*if\s+%\[([A-Za-z_][A-Za-z_0-9]*)\]\s*(==|!=|s?[<>]=?|&)\s*(%\[([A-Za-z_][A-Za-z_0-9]*)\]|-?[0-9]+|0x[0-9a-fA-F]+)\s+goto\s+(` + labelRef().String() + `)\s*;?\s*$`)
+})
 
 // asmGoCond maps the BPF assembler's jump operators to branch conditions.
 var asmGoCond = map[string]ir.Cond{
@@ -119,7 +121,7 @@ var asmGoCond = map[string]ir.Cond{
 // cost every assertion three instructions and a branch the verifier
 // walks). It reports false, having emitted nothing, for any other text.
 func (fl *fnLowerer) asmGotoBranch(text string, ops []asmOperand, label asmLabel) bool {
-	m := asmGotoCompare.FindStringSubmatch(text)
+	m := asmGotoCompare().FindStringSubmatch(text)
 	if m == nil || fl.f.Naked {
 		return false
 	}

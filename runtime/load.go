@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/asm"
@@ -135,8 +136,8 @@ func programOf(err error) string {
 }
 
 var (
-	insnLine   = regexp.MustCompile(`^(\d+): \([0-9a-f]{2}\) (.*)$`)
-	linfoLine  = regexp.MustCompile(`^; (.*) @ (.+):(\d+)$`)
+	insnLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+): \([0-9a-f]{2}\) (.*)$`) })
+	linfoLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^; (.*) @ (.+):(\d+)$`) })
 	summaryPfx = []string{"processed ", "verification time", "stack depth", "-- END PROG LOAD LOG --", "mark_precise"}
 )
 
@@ -158,7 +159,7 @@ func newReport(spec *ebpf.CollectionSpec, prog string, ve *ebpf.VerifierError, s
 	r := &VerifierReport{Program: prog, Insn: -1, Log: ve.Log, Cause: ve.Cause}
 	last := -1
 	for i, l := range ve.Log {
-		if m := insnLine.FindStringSubmatch(l); m != nil {
+		if m := insnLine().FindStringSubmatch(l); m != nil {
 			last = i
 			r.Insn, _ = strconv.Atoi(m[1])
 			r.Instruction = m[2]
@@ -166,7 +167,7 @@ func newReport(spec *ebpf.CollectionSpec, prog string, ve *ebpf.VerifierError, s
 	}
 	var reason []string
 	for _, l := range ve.Log[last+1:] {
-		if !isSummary(l) && !linfoLine.MatchString(l) {
+		if !isSummary(l) && !linfoLine().MatchString(l) {
 			reason = append(reason, strings.TrimSpace(l))
 		}
 	}
@@ -183,7 +184,7 @@ func newReport(spec *ebpf.CollectionSpec, prog string, ve *ebpf.VerifierError, s
 		r.Reason = ve.Cause.Error()
 	}
 	for i := last; i >= 0; i-- {
-		if m := linfoLine.FindStringSubmatch(ve.Log[i]); m != nil {
+		if m := linfoLine().FindStringSubmatch(ve.Log[i]); m != nil {
 			r.SourceLine, r.File = m[1], m[2]
 			r.Line, _ = strconv.Atoi(m[3])
 			break

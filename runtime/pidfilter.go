@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/asm"
@@ -98,12 +99,14 @@ func tracepointFields(group, name string) (map[string]tpField, error) {
 // tpField is one field of a tracepoint record.
 type tpField struct{ offset, size int }
 
-var formatField = regexp.MustCompile(`field:[^;]*?([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?;\s*offset:(\d+);\s*size:(\d+);`)
+var formatField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`field:[^;]*?([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?;\s*offset:(\d+);\s*size:(\d+);`)
+})
 
 // parseFormat extracts the fields of a tracepoint format description.
 func parseFormat(text string) map[string]tpField {
 	fields := map[string]tpField{}
-	for _, m := range formatField.FindAllStringSubmatch(text, -1) {
+	for _, m := range formatField().FindAllStringSubmatch(text, -1) {
 		off, _ := strconv.Atoi(m[3])
 		size, _ := strconv.Atoi(m[4])
 		fields[m[1]] = tpField{off, size}

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ErrFormat is wrapped by every error about input that does not look like
@@ -122,11 +123,11 @@ var knownScalars = func() map[string]bool {
 }()
 
 var (
-	protoRE   = regexp.MustCompile(`^(.*?)\b(bpf_[A-Za-z0-9_]+)\s*\((.*)\)$`)
-	structRE  = regexp.MustCompile(`\bstruct\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	mapperRE  = regexp.MustCompile(`(?m)^#define\s+_{2,3}BPF_FUNC_MAPPER\s*\(`)
-	fnEntryRE = regexp.MustCompile(`\bFN\(\s*([A-Za-z0-9_]+)\s*(?:,\s*([0-9]+))?`)
-	identRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	protoRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*?)\b(bpf_[A-Za-z0-9_]+)\s*\((.*)\)$`) })
+	structRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bstruct\s+([A-Za-z_][A-Za-z0-9_]*)`) })
+	mapperRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#define\s+_{2,3}BPF_FUNC_MAPPER\s*\(`) })
+	fnEntryRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bFN\(\s*([A-Za-z0-9_]+)\s*(?:,\s*([0-9]+))?`) })
+	identRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 const docStart = "Start of BPF helper function descriptions:"
@@ -154,7 +155,7 @@ func Parse(src []byte) (*Header, error) {
 		}
 		for _, p := range protos.byName[name] {
 			for _, t := range append([]string{p.Ret}, argTypes(p.Args)...) {
-				for _, m := range structRE.FindAllStringSubmatch(t, -1) {
+				for _, m := range structRE().FindAllStringSubmatch(t, -1) {
 					structs[m[1]] = true
 				}
 			}
@@ -186,9 +187,9 @@ func argTypes(args []Arg) []string {
 // parseIDs reads the helper ids from the FUNC_MAPPER macro: FN(name, id, ...)
 // entries in kernels since 6.1, FN(name) entries numbered by position before.
 func parseIDs(src []byte) (map[string]int, error) {
-	for _, loc := range mapperRE.FindAllIndex(src, -1) {
+	for _, loc := range mapperRE().FindAllIndex(src, -1) {
 		body := macroBody(src[loc[0]:])
-		entries := fnEntryRE.FindAllSubmatch(body, -1)
+		entries := fnEntryRE().FindAllSubmatch(body, -1)
 		if len(entries) == 0 || string(entries[0][1]) != "unspec" {
 			continue // e.g. __BPF_FUNC_MAPPER(FN) ___BPF_FUNC_MAPPER(...)
 		}
@@ -267,7 +268,7 @@ func parseProtos(src []byte) (*protoSet, error) {
 		if lines[i+1] != "Description" {
 			continue
 		}
-		m := protoRE.FindStringSubmatch(lines[i])
+		m := protoRE().FindStringSubmatch(lines[i])
 		if m == nil {
 			return nil, fmt.Errorf("%w: cannot parse helper prototype %q", ErrFormat, lines[i])
 		}
@@ -324,7 +325,7 @@ func parseArg(s string) (Arg, error) {
 		return Arg{Type: "..."}, nil
 	}
 	cut := strings.LastIndexAny(s, " *")
-	if cut < 0 || !identRE.MatchString(s[cut+1:]) {
+	if cut < 0 || !identRE().MatchString(s[cut+1:]) {
 		return Arg{}, fmt.Errorf("%w: parameter %q has no name", ErrFormat, s)
 	}
 	t, err := mapType(s[:cut+1])
@@ -353,7 +354,7 @@ func mapType(s string) (string, error) {
 		}
 	}
 	core := strings.TrimPrefix(base, "const ")
-	if !knownScalars[core] && !structRE.MatchString(core) {
+	if !knownScalars[core] && !structRE().MatchString(core) {
 		return "", fmt.Errorf("%w: unknown type %q: add it to helperdefs' type tables", ErrFormat, s)
 	}
 	if stars == 0 {
