@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,20 +122,47 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	cfg.FS = sfs
 	missed := false // the reduced file failed
-	if p, text := preambleSource(cfg, sfs, path, mainText, opts); p != nil {
+	hit, text, miss := lookupPreamble(cfg, path, mainText, opts)
+	if hit != nil {
 		// The cached headers reduced to what the file reaches; on any
 		// error, the whole file again below, for its diagnostics.
 		prag = newPragmas()
-		for _, f := range p.once {
+		for _, f := range hit.once {
 			prag.seen[f] = true
 		}
 		cfg.PragmaHandler = prag.handle
 		ast, err := translate(cfg, []cc.Source{sources[0], {Name: path, Value: text}})
 		if err == nil {
-			regions = append(append(append(regions, p.regions...), headerRegions...), prag.finish()...)
+			regions = append(append(append(regions, hit.regions...), headerRegions...), prag.finish()...)
 			return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, loops: loops, fromPreamble: true}, nil
 		}
 		missed = true
+	}
+	if miss != nil {
+		// The whole file, with the preamble's end marked: cc records
+		// there what the entry needs (cc.Config.CaptureMark).
+		log := &depLog{vmlinuxFirst: miss.first != ""}
+		c := *cfg
+		s := sfs
+		s.deps = log
+		c.FS = s
+		at := &cc.Captured{}
+		var st captureState
+		sites := len(loops.sites)
+		c.CaptureMark, c.CaptureAt = preambleMark, at
+		c.CaptureHook = func() {
+			st = captureState{deps: slices.Clone(log.deps), regions: slices.Clone(headerRegions), loopSites: len(loops.sites) - sites,
+				veto: log.veto, vmlinux: log.vmlinux, typedefs: log.typedefs}
+		}
+		prag = newPragmas()
+		c.PragmaHandler = prag.handle
+		ast, err := translate(&c, append(sources[:3:3], cc.Source{Name: path, Value: miss.marked(mainText, path)}))
+		if err == nil {
+			miss.store(opts.Cache, path, at, st)
+			regions = append(append(regions, headerRegions...), prag.finish()...)
+			return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, loops: loops}, nil
+		}
+		// The rewrites below, without the mark; no entry this time.
 	}
 	// attempt translates, then retries the constructs cc refuses but bpfcc
 	// can rewrite; each try starts with no regions or pragmas collected.

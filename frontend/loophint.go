@@ -42,9 +42,14 @@ func (ls *loopSites) add(s loopSite) string {
 	return fmt.Sprintf("%s%d", loopSitePrefix, len(ls.sites)-1)
 }
 
+// mayHaveLoopSites is mark's test for a source it may change.
+func mayHaveLoopSites(src []byte) bool {
+	return bytes.Contains(src, []byte("pragma")) || bytes.Contains(src, []byte("unroll"))
+}
+
 // mark labels the loop-pragma sites of src; lines stay where they are.
 func (ls *loopSites) mark(src []byte) []byte {
-	if ls == nil || !bytes.Contains(src, []byte("pragma")) && !bytes.Contains(src, []byte("unroll")) {
+	if ls == nil || !mayHaveLoopSites(src) {
 		return src
 	}
 	type edit struct {

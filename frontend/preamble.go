@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -236,6 +237,9 @@ func (l *depLog) takeVmlinux() bool {
 }
 
 func (l *depLog) read(name string, b []byte, err error) {
+	if l != nil && name == TargetHeaderPath {
+		l.veto = "<bpfcc/target.h> is generated"
+	}
 	if l == nil || strings.HasPrefix(name, include.Root+"/") {
 		return // embedded: part of bpfcc's build, in every key
 	}
@@ -293,12 +297,27 @@ func refused(why string) {
 // reason follows.
 const vetoPrefix = "veto\x00"
 
-// preambleSource returns the cached preamble of the main file text (as
-// rewritten for cc) and the text cc reads in its place; nil when the file
+// preambleMiss is a preamble not in the cache: Parse compiles the whole
+// file with preambleMark after the preamble, and makes the entry from
+// what cc recorded there (capture).
+type preambleMiss struct {
+	key   hcache.Key
+	off   int    // the preamble's length
+	first string // firstInclude's result
+	base  *cc.Captured
+}
+
+// preambleMark is the pragma at the end of the preamble of a file
+// compiled to make its entry (see cc.Config.CaptureMark).
+const preambleMark = "bpfcc_preamble_end"
+
+// lookupPreamble returns the cached preamble of the main file text (as
+// rewritten for cc) and the text cc reads in its place, or, when there
+// is no entry yet, what Parse needs to make it; both nil when the file
 // has none that can be cached.
-func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts Options) (*preamble, []byte) {
+func lookupPreamble(cfg *cc.Config, path string, text []byte, opts Options) (*preamble, []byte, *preambleMiss) {
 	if opts.Cache == nil || !PreambleCache {
-		return nil, nil
+		return nil, nil, nil
 	}
 	off := splitPreamble(text)
 	key := preambleKey(path, text[:off], opts)
@@ -306,19 +325,56 @@ func preambleSource(cfg *cc.Config, sfs sourceFS, path string, text []byte, opts
 	switch {
 	case veto != "":
 		refused(veto)
-		return nil, nil
+		return nil, nil, nil
 	case p != nil:
 		preambleStats.hits.Add(1)
-	default:
-		if p, veto = capturePreamble(cfg, sfs, path, text[:off], opts); p == nil {
-			refused(veto)
-			opts.Cache.Put(key, []byte(vetoPrefix+veto))
-			return nil, nil
-		}
-		preambleStats.captures.Add(1)
-		opts.Cache.Put(key, p.encode())
+		return p, p.source(path, text[off:], 1+bytes.Count(text[:off], []byte{'\n'})), nil
+	case strings.ContainsAny(path, "\"\\\n"):
+		refused("the file name has a quote, a backslash or a line break")
+		return nil, nil, nil
 	}
-	return p, p.source(path, text[off:], 1+bytes.Count(text[:off], []byte{'\n'}))
+	// cc's own declarations of the builtins are a preamble too: the
+	// predefined macros are all that stays outside.
+	c := *cfg
+	c.PragmaHandler = nil
+	base, err := cc.Capture(&c, []cc.Source{{Name: "<predefined>", Value: predefined(opts)}})
+	if err != nil {
+		return nil, nil, nil
+	}
+	return nil, nil, &preambleMiss{key: key, off: off, first: firstInclude(text[:off]), base: base}
+}
+
+// marked is text with preambleMark after the preamble, and a #line that
+// keeps the lines after it where they were.
+func (m *preambleMiss) marked(text []byte, path string) []byte {
+	line := 1 + bytes.Count(text[:m.off], []byte{'\n'})
+	b := make([]byte, 0, len(text)+len(path)+64)
+	b = append(b, text[:m.off]...)
+	b = fmt.Appendf(b, "#pragma %s\n#line %d \"%s\"\n", preambleMark, line, path)
+	return append(b, text[m.off:]...)
+}
+
+// store makes the entry from what cc recorded at the mark (at, nil if the
+// mark was never met) and what the headers read until then did (st).
+func (m *preambleMiss) store(c *hcache.Cache, path string, at *cc.Captured, st captureState) {
+	p, why := buildPreamble(m.base, at, st, path, m.first)
+	if p == nil {
+		refused(why)
+		c.Put(m.key, []byte(vetoPrefix+why))
+		return
+	}
+	preambleStats.captures.Add(1)
+	c.Put(m.key, p.encode())
+}
+
+// captureState is what the headers read before the mark did.
+type captureState struct {
+	deps      []pdep
+	regions   []accessRegion
+	loopSites int
+	veto      string
+	vmlinux   string
+	typedefs  []string
 }
 
 // loadPreamble returns the cached preamble if every file it read is
@@ -355,69 +411,66 @@ func loadPreamble(c *hcache.Cache, key hcache.Key) (p *preamble, veto string) {
 	return p, ""
 }
 
-// capturePreamble preprocesses the preamble pre of the file at path and
-// builds its entry; nil when it cannot be cached.
-func capturePreamble(cfg *cc.Config, sfs sourceFS, path string, pre []byte, opts Options) (*preamble, string) {
-	log := &depLog{}
-	var regions []accessRegion
-	loops := &loopSites{}
-	sfs.deps, sfs.regions, sfs.loops, sfs.vmlinux, sfs.pruned = log, &regions, loops, nil, nil
-	sfs.target = func() []byte { log.veto = "<bpfcc/target.h> is generated"; return nil }
-	firstLine := firstInclude(pre)
-	log.vmlinuxFirst = firstLine != ""
-	prag := newPragmas()
-	c := *cfg
-	c.FS = sfs
-	c.PragmaHandler = prag.handle
-	// cc's own declarations of the builtins are a preamble too: the
-	// predefined macros are all that stays outside.
-	base, err := cc.Capture(&c, []cc.Source{{Name: "<predefined>", Value: predefined(opts)}})
-	if err != nil {
-		return nil, "the predefined macros do not preprocess"
-	}
-	prag = newPragmas()
-	c.PragmaHandler = prag.handle
-	all, err := cc.Capture(&c, []cc.Source{
-		{Name: "<predefined>", Value: predefined(opts)},
-		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
-		{Name: path, Value: pre},
-	})
+// buildPreamble makes the entry from the preprocessor's state at the
+// mark (all) and after the predefined macros alone (base); nil and why
+// when the preamble cannot be cached.
+func buildPreamble(base, all *cc.Captured, log captureState, path, firstLine string) (*preamble, string) {
 	switch {
+	case all == nil || all.Macros == nil:
+		return nil, "the preamble's end was not met"
 	case log.veto != "":
 		return nil, log.veto
-	case err != nil:
-		return nil, "the headers do not preprocess"
-	case len(loops.sites) > 0:
+	case log.loopSites > 0:
 		return nil, "a header has a loop pragma"
 	case all.Counter != base.Counter:
 		return nil, "a header uses __COUNTER__"
 	case all.Pack != base.Pack || all.PackStack != base.PackStack:
 		return nil, "a header leaves #pragma pack set"
+	case all.Len() < base.Len():
+		return nil, "the predefined macros expand to tokens"
 	}
-	p := &preamble{deps: log.deps, regions: regions}
+	p := &preamble{deps: log.deps, regions: log.regions}
 	if log.vmlinux != "" {
 		p.include = firstLine
 	}
-	for f := range prag.seen {
-		if f != log.vmlinux {
-			p.once = append(p.once, f)
+	once := map[string]bool{}
+	for _, pr := range all.Pragmas {
+		if len(pr.Toks) > 0 && pr.Toks[0].SrcStr() == "once" {
+			if f := pr.Toks[0].Position().Filename; f != log.vmlinux && !once[f] {
+				once[f] = true
+				p.once = append(p.once, f)
+			}
 		}
 	}
 	sort.Strings(p.once)
 	// The tokens and pragmas of the preamble's headers, but vmlinux.h's:
-	// kept[i] is the number of tokens kept before all.Tokens[n0+i].
-	n0 := len(base.Tokens)
-	toks := make([]ptok, 0, len(all.Tokens)-n0)
-	kept := make([]int, len(all.Tokens)-n0+1)
-	for i, t := range all.Tokens[n0:] {
+	// kept[i] is the number of tokens kept before all.Token(n0+i).
+	n0 := base.Len()
+	toks := make([]ptok, 0, all.Len()-n0)
+	kept := make([]int, all.Len()-n0+1)
+	// Token texts are interned: most are the same few hundred words, and
+	// on this path every allocation is a fresh page (the collector is off
+	// for a compile's first 64 MB), which costs more than the map.
+	intern := map[string]string{}
+	lastFile := ""
+	for i := range all.Len() - n0 {
+		t := all.Token(n0 + i)
 		kept[i] = len(toks)
 		pos := t.Position()
-		if strings.ContainsAny(pos.Filename, "\"\\\n") {
-			return nil, "a file name has a quote, a backslash or a line break"
+		if pos.Filename != lastFile {
+			if strings.ContainsAny(pos.Filename, "\"\\\n") {
+				return nil, "a file name has a quote, a backslash or a line break"
+			}
+			lastFile = pos.Filename
 		}
 		if pos.Filename != log.vmlinux || log.vmlinux == "" {
-			toks = append(toks, ptok{text: t.SrcStr(), ident: t.Ch == rune(cc.IDENTIFIER), file: pos.Filename, line: pos.Line, col: pos.Column})
+			src := t.Src()
+			text, ok := intern[string(src)]
+			if !ok {
+				text = string(src)
+				intern[text] = text
+			}
+			toks = append(toks, ptok{text: text, ident: t.Ch == rune(cc.IDENTIFIER), file: pos.Filename, line: pos.Line, col: pos.Column})
 		}
 	}
 	kept[len(kept)-1] = len(toks)
@@ -533,7 +586,17 @@ func firstInclude(pre []byte) string {
 // lineDirective is a #line directive naming file (mainFile for the main
 // file at path).
 func lineDirective(b *bytes.Buffer, line int, file, path string) {
-	fmt.Fprintf(b, "\n#line %d \"%s\"\n", line, entryName(file, path))
+	writeLine(b, "\n#line ", line, entryName(file, path))
+}
+
+// writeLine writes prefix, then "N \"file\"\n": a #line directive
+// without fmt, which was a tenth of making an entry.
+func writeLine(b *bytes.Buffer, prefix string, n int, file string) {
+	b.WriteString(prefix)
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(n), 10))
+	b.WriteString(" \"")
+	b.WriteString(file)
+	b.WriteString("\"\n")
 }
 
 func entryName(file, path string) string {
@@ -849,7 +912,7 @@ func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
 		if from.file == cur.file && from.line >= cur.line && from.line-cur.line <= 8 {
 			b.WriteString(strings.Repeat("\n", from.line-cur.line))
 		} else {
-			fmt.Fprintf(&b, "#line %d \"%s\"\n", from.line, from.file)
+			writeLine(&b, "#line ", from.line, from.file)
 		}
 		cur = to
 	}
@@ -913,7 +976,14 @@ func includesAfterCode(body []byte) bool {
 
 // encode serialises the entry.
 func (p *preamble) encode() []byte {
-	var e penc
+	size := 64 * (len(p.deps) + len(p.items) + len(p.macros))
+	for _, it := range p.items {
+		size += len(it.text) + 8*(len(it.names)+len(it.refs))
+	}
+	for _, m := range p.macros {
+		size += len(m.text) + 8*len(m.idents)
+	}
+	e := penc{b: make([]byte, 0, size)}
 	e.int(len(p.deps))
 	for _, d := range p.deps {
 		e.str(d.name)

@@ -214,8 +214,7 @@ type sourceFS struct {
 	// moveAttrs moves attributes after function declarators (see
 	// moveFunctionAttributes).
 	moveAttrs bool
-	// deps, when set, records what is read for the preamble cache, and
-	// refuses vmlinux.h (its pruning depends on the whole program).
+	// deps, when set, records what is read for the preamble cache.
 	deps *depLog
 }
 
@@ -241,20 +240,23 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	var ix *vindex
 	if s.deps != nil && isVmlinux(b) {
-		if !s.deps.takeVmlinux() {
+		if s.deps.takeVmlinux() {
+			// Each compile includes and prunes it for itself; the
+			// entry needs its typedef names.
+			ix = vmlinuxIndex(s.cache, b)
+			s.deps.vmlinux, s.deps.typedefs = name, ix.typedefNames()
+		} else {
 			s.deps.veto = "vmlinux.h is included, but not as the first line"
-			return nil, errVeto
 		}
-		// Its directives only (its guard, its pragmas): each compile
-		// includes it again, pruned for the program.
-		ix := vmlinuxIndex(s.cache, b)
-		s.deps.vmlinux, s.deps.typedefs = name, ix.typedefNames()
-		b = ix.prune(b, nil, name)
 	}
 	if s.vmlinux != nil && isVmlinux(b) {
 		s.vmlinux.headerPath, s.vmlinux.header = name, b
-		b = vmlinuxIndex(s.cache, b).prune(b, s.vmlinux.get(), name)
+		if ix == nil {
+			ix = vmlinuxIndex(s.cache, b)
+		}
+		b = ix.prune(b, s.vmlinux.get(), name)
 		*s.pruned = true
 	}
 	if s.regions != nil {
@@ -262,11 +264,21 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		b, r = hideAccessAttribute(name, dropEmptyAttributes(rewriteU8(b)))
 		*s.regions = append(*s.regions, r...)
 	}
-	b = s.loops.mark(rewriteLocalLabels(rewriteNamedVariadics(endLine(b))))
-	if s.moveAttrs {
-		b = moveFunctionAttributes(b)
-	}
-	if !s.keepComments {
+	b = rewriteLocalLabels(rewriteNamedVariadics(endLine(b)))
+	if s.keepComments {
+		b = s.loops.mark(b)
+		if s.moveAttrs {
+			b = moveFunctionAttributes(b)
+		}
+	} else if stripped := stripComments(b); !mayHaveLoopSites(stripped) && !s.moveAttrs {
+		// linux/bpf.h and bpf_helper_defs.h say "unrolled" in comments
+		// only: not worth a token scan of 400 KB.
+		b = stripped
+	} else {
+		b = s.loops.mark(b)
+		if s.moveAttrs {
+			b = moveFunctionAttributes(b)
+		}
 		b = stripComments(b)
 	}
 	if s.split != nil {
@@ -298,10 +310,7 @@ func (s sourceFS) read(name string) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-var (
-	errTooLarge = fsError("file too large")
-	errVeto     = fsError("not in a cached preamble")
-)
+var errTooLarge = fsError("file too large")
 
 type fsError string
 

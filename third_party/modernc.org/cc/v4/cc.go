@@ -807,9 +807,15 @@ type Config struct {
 	HostSysIncludePaths []string
 	IncludePaths        []string
 	PragmaHandler       func([]Token) error
-	Predefined          string // The predefined macros from CC, filled by NewConfig.
-	SysIncludePaths     []string
-	keywords            map[string]rune
+	// bpfcc: CaptureMark, when set, names a pragma (#pragma CaptureMark)
+	// at which Translate fills CaptureAt with what the parser has read
+	// so far and the macros then defined, then calls CaptureHook, if set.
+	CaptureMark     string
+	CaptureAt       *Captured
+	CaptureHook     func()
+	Predefined      string // The predefined macros from CC, filled by NewConfig.
+	SysIncludePaths []string
+	keywords        map[string]rune
 
 	// Default cc.Kinds for types the type checker cannot work without. Used only
 	// when the type is not defined already but needed. Must be an integer type or

@@ -817,6 +817,10 @@ type cpp struct {
 
 	closed            bool
 	workLimitReported bool
+
+	// bpfcc: capture is Config.CaptureAt until its mark, see
+	// Config.CaptureMark.
+	capture *Captured
 }
 
 // newCPP returns a newly created cpp. A nil fset means a new one, or the one
@@ -856,6 +860,9 @@ func newCPP(cfg *Config, fset *fset, sources []Source, eh errHandler) (*cpp, err
 	}
 	c.tokenizer = newTokenizer(c)
 	c.tok.Ch = eof // Invalidate
+	if cfg.CaptureMark != "" {
+		c.capture = cfg.CaptureAt
+	}
 	c.workLimit = cfg.ExpansionLimit
 	if c.workLimit <= 0 {
 		c.workLimit = math.MaxInt
@@ -3448,8 +3455,15 @@ func (c *cpp) pragmaLine(x controlLine) {
 			c.mstack[nm] = s
 		}
 	default:
+		if c.capture != nil && x[2].SrcStr() == c.cfg.CaptureMark { // bpfcc
+			c.captureMark()
+			break
+		}
 		if x[2].SrcStr() == "pack" {
 			c.pragmaPack(x[3 : len(x)-1])
+		}
+		if c.capture != nil {
+			c.capture.Pragmas = append(c.capture.Pragmas, CapturedPragma{At: c.capture.n, Toks: slices.Clone(x[2 : len(x)-1])})
 		}
 		if h := c.cfg.PragmaHandler; h != nil {
 			// A copy, x may belong to a SourceCache.

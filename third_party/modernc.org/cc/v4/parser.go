@@ -195,6 +195,9 @@ func (p *parser) next() {
 			}
 			p.seq++
 			t.seq = p.seq
+			if c := p.cpp.capture; c != nil { // bpfcc, see Config.CaptureMark
+				c.add(t)
+			}
 			for _, v := range p.cpp.packQueue {
 				p.packEvents = append(p.packEvents, packEvent{t.seq, v})
 			}
