@@ -916,8 +916,8 @@ func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
 		}
 		cur = to
 	}
-	// cc's builtins, then vmlinux.h, which may use them, then the other
-	// headers' declarations and the macros.
+	// cc's builtins, then vmlinux.h, which uses their typedefs, then the
+	// other headers' declarations, then the macros.
 	builtin := func(f string) bool { return f == "<builtin>" || f == "<builtin-macros>" }
 	items := func(inBuiltin bool) {
 		for i, it := range p.items {
@@ -944,12 +944,15 @@ func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
 		fmt.Fprintf(&b, "#undef %s\n", u)
 		cur = at{}
 	}
-	defines(true)
 	if p.include != "" {
 		fmt.Fprintf(&b, "#line 1 \"%s\"\n%s", mainFile, p.include)
 		cur = at{}
 	}
 	items(false)
+	// The macros after every declaration: the declarations are expanded
+	// already, and a name a macro's expansion left unexpanded (the inner
+	// __builtin_bswap16 of bpfcc's own __builtin_bswap16 macro) must stay so.
+	defines(true)
 	defines(false)
 	fmt.Fprintf(&b, "#line %d \"%s\"\n", bodyLine, mainFile)
 	out := bytes.ReplaceAll(b.Bytes(), []byte(mainFile), []byte(path))

@@ -153,3 +153,33 @@ func largest(files []string) string {
 	}
 	return best
 }
+
+// TestHeaderCacheReexpansion: a header's function whose body expanded a
+// macro that leaves its own name unexpanded (bpfcc's __builtin_bswap16
+// macro calls the builtin) compiles the same from the cache: the cached
+// declaration is not expanded a second time.
+func TestHeaderCacheReexpansion(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "h.h"), []byte(`#define ntohs_(x) (__builtin_constant_p(x) ? (unsigned short)((x) << 8 | (x) >> 8) : __builtin_bswap16(x))
+static inline unsigned short be16(const void *p)
+{
+	return ntohs_(({ unsigned short v; __builtin_memcpy(&v, p, 2); v; }));
+}
+`), 0o644)
+	path := filepath.Join(dir, "p.c")
+	os.WriteFile(path, []byte("#include \"h.h\"\nunsigned char buf[4];\n__attribute__((section(\"xdp\"), used)) int p(void *ctx)\n{\n\treturn be16(buf) + be16(buf + 2);\n}\nchar LICENSE[] __attribute__((section(\"license\"), used)) = \"GPL\";\n"), 0o644)
+	want, err := bpfcc.Compile(path, bpfcc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache")
+	for _, state := range []string{"cold", "warm"} {
+		got, err := bpfcc.Compile(path, bpfcc.Options{CacheDir: cache})
+		if err != nil {
+			t.Fatalf("%s: %v", state, err)
+		}
+		if !bytes.Equal(got.Object, want.Object) {
+			t.Errorf("%s cache: the object differs from the one without cache:\n%s\nwant:\n%s", state, got.Listing, want.Listing)
+		}
+	}
+}
