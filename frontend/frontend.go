@@ -121,7 +121,8 @@ func Parse(path string, opts Options) (*Unit, error) {
 		sfs.pruned = &pruned
 	}
 	cfg.FS = sfs
-	missed := false // the reduced file failed
+	missed := false    // the reduced file failed
+	var firstErr error // the whole file's, when it was compiled with the mark
 	hit, text, miss := lookupPreamble(cfg, path, mainText, opts)
 	if hit != nil {
 		// The cached headers reduced to what the file reaches; on any
@@ -162,7 +163,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 			regions = append(append(regions, headerRegions...), prag.finish()...)
 			return &Unit{File: path, AST: ast, Source: src, accessRegions: regions, loops: loops}, nil
 		}
-		// The rewrites below, without the mark; no entry this time.
+		// The rewrites below, without the mark; no entry this time. The
+		// marked file is the file: its error is the first try's.
+		firstErr = err
 	}
 	// attempt translates, then retries the constructs cc refuses but bpfcc
 	// can rewrite; each try starts with no regions or pragmas collected.
@@ -173,7 +176,11 @@ func Parse(path string, opts Options) (*Unit, error) {
 			cfg.PragmaHandler = prag.handle
 		}
 		fresh()
-		ast, err = translate(cfg, sources)
+		if firstErr != nil {
+			ast, err, firstErr = nil, firstErr, nil
+		} else {
+			ast, err = translate(cfg, sources)
+		}
 		if missed && err == nil {
 			// The whole file compiles where the reduced one did not, and
 			// not by a rewrite below that the reduced file never had.

@@ -157,3 +157,24 @@ func TestFirstInclude(t *testing.T) {
 		}
 	}
 }
+
+// TestPreambleErrors: an error in the code after the preamble reads the
+// same with the cache, cold (the whole file compiled with the preamble's
+// end marked) and warm (the reduced file fails, the whole file is
+// compiled again), as without it.
+func TestPreambleErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "h.h"), []byte("struct s { int a; };\n"), 0o644)
+	main := filepath.Join(dir, "m.c")
+	os.WriteFile(main, []byte("#include \"h.h\"\n\nint get(struct s *p)\n{\n\treturn p->b;\n}\n"), 0o644)
+	_, want := Parse(main, Options{})
+	if want == nil {
+		t.Fatal("no error without the cache")
+	}
+	cache := hcache.Open(filepath.Join(dir, "cache"))
+	for _, state := range []string{"cold", "warm"} {
+		if _, err := Parse(main, Options{Cache: cache}); err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: %v, want %v", state, err, want)
+		}
+	}
+}
