@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bpfcc/bpfcc/codegen/obj"
 	"github.com/bpfcc/bpfcc/ir"
@@ -353,6 +354,7 @@ func exitBlock(b *emitted) bool {
 func layout(blocks []emitted, target []int, reach []bool) []int {
 	placed := make([]bool, len(blocks))
 	preds := predCounts(blocks, target, reach)
+	waiting := forwardPreds(blocks, target, reach)
 	want := func(bi int) bool { return reach[bi] && !placed[bi] && (bi == 0 || !trivial(&blocks[bi])) }
 	var order []int
 	next := func() int {
@@ -368,6 +370,9 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 	for cur := 0; cur >= 0; {
 		placed[cur] = true
 		order = append(order, cur)
+		for _, s := range forwardSuccs(blocks, target, waiting, cur) {
+			waiting[s].n--
+		}
 		cand := -1
 		if t := blocks[cur].term; t != nil && !noFallthrough(&blocks[cur]) {
 			switch t.kind {
@@ -382,6 +387,8 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 					cand = min(th, el)
 					if exitBlock(&blocks[cand]) && !exitBlock(&blocks[max(th, el)]) {
 						cand = max(th, el)
+					} else if r, ok := readyArm(blocks, target, waiting, th, el); ok {
+						cand = r
 					} else if s, ok := triangleArm(blocks, target, preds, th, el); ok {
 						cand = s
 					} else if copyBlock(&blocks[th]) != copyBlock(&blocks[el]) {
@@ -403,6 +410,107 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 		cur = cand
 	}
 	return order
+}
+
+// readyArm reports, of a branch's successors a and b, the one whose
+// predecessors are all placed when the other is a tail that still waits
+// for some: a block that only runs on to an exit, like the shared failure
+// block of an || chain ("if (a || b || c) { log; return ERR; }"). Layout
+// places the ready one next, as clang does: the tests fall through one to
+// the next and the tail comes after the last of them, so the verifier
+// walks the whole chain first and reaches the tail once per distinct
+// state. A join that the rest of the function runs through is left to the
+// other rules: walking deep past it before the paths that skip to it
+// piles up pending states (unrolled loops exceed the verifier's stack).
+func readyArm(blocks []emitted, target []int, waiting []predWait, a, b int) (int, bool) {
+	ra, rb := waiting[a].n == 0, waiting[b].n == 0
+	switch {
+	case ra && !rb && exitTail(blocks, target, b):
+		return a, true
+	case rb && !ra && exitTail(blocks, target, a):
+		return b, true
+	}
+	return 0, false
+}
+
+// exitTail reports whether block x runs straight to an exit: through
+// jumps, without another branch.
+func exitTail(blocks []emitted, target []int, x int) bool {
+	for range len(blocks) {
+		t := blocks[x].term
+		if t == nil || noFallthrough(&blocks[x]) {
+			return false
+		}
+		switch t.kind {
+		case kExit:
+			return true
+		case kJump:
+			x = target[t.then]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// predWait counts a block's forward predecessors (edges that are not a
+// loop's back edge) that layout has not placed yet; back lists the
+// successors that block reaches by a back edge.
+type predWait struct {
+	n    int
+	back []int
+}
+
+// forwardPreds counts each reachable block's forward predecessors: a depth
+// first walk marks an edge to a block still on the walk's stack as a back
+// edge, which no layout can place before its target.
+func forwardPreds(blocks []emitted, target []int, reach []bool) []predWait {
+	w := make([]predWait, len(blocks))
+	const (
+		unseen = iota
+		onStack
+		done
+	)
+	state := make([]int8, len(blocks))
+	type frame struct{ b, next int }
+	if len(blocks) == 0 || !reach[0] {
+		return w
+	}
+	stack := []frame{{0, 0}}
+	state[0] = onStack
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		succ := successors(blocks, target, f.b)
+		if f.next == len(succ) {
+			state[f.b] = done
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := succ[f.next]
+		f.next++
+		switch state[s] {
+		case onStack:
+			w[f.b].back = append(w[f.b].back, s)
+		case unseen:
+			w[s].n++
+			state[s] = onStack
+			stack = append(stack, frame{s, 0})
+		default:
+			w[s].n++
+		}
+	}
+	return w
+}
+
+// forwardSuccs lists block b's successors by forward edges.
+func forwardSuccs(blocks []emitted, target []int, w []predWait, b int) []int {
+	var out []int
+	for _, s := range successors(blocks, target, b) {
+		if !slices.Contains(w[b].back, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // predCounts counts each reachable block's predecessors (after jump

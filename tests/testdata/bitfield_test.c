@@ -45,6 +45,6 @@ char _license[] SEC("license") = "GPL";
 // CHECK-NOT: >>=
 // CHECK: r[[F:[0-9]]] = *(u8 *)(r1 + 0)
 // CHECK-NEXT: if w[[F]] & 1 goto
-// CHECK: if w[[F]] & 16 goto
-// CHECK: if w[[F]] & 2 goto
+// CHECK-NEXT: if w[[F]] & 2 goto
+// CHECK-NEXT: if w[[F]] & 16 goto
 // CHECK: bitfield_test: (section socket,

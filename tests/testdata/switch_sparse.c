@@ -38,16 +38,16 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NOT: if w1
 // CHECK: if r1 == -1000 goto {{[+][0-9]+}} <[[C1:[0-9]+]]>
 // CHECK-NEXT: if r1 == 3 goto {{[+][0-9]+}} <[[C2:[0-9]+]]>
-// CHECK-NEXT: if r1 == 80 goto {{[+][0-9]+}} <[[C3:[0-9]+]]>
-// CHECK-NEXT: [[DEF:[0-9]+]]: r0 = 0
+// CHECK-NEXT: if r1 != 80 goto {{[+][0-9]+}} <[[DEF:[0-9]+]]>
+// CHECK-NEXT: r0 = 3
 // CHECK: if r1 == 443 goto {{[+][0-9]+}} <[[C4:[0-9]+]]>
 // CHECK-NEXT: if r1 == 65535 goto {{[+][0-9]+}} <[[C5:[0-9]+]]>
 // CHECK-NEXT: r[[K:[0-9]]] = 4294967296 ll
 // CHECK-NEXT: if r1 == r[[K]] goto {{[+][0-9]+}} <[[C6:[0-9]+]]>
-// CHECK-NEXT: goto -{{[0-9]+}} <[[DEF]]>
+// CHECK-NEXT: [[DEF]]: r0 = 0
+// CHECK-NEXT: exit
 // CHECK-NEXT: [[C1]]: r0 = 1
 // CHECK: [[C2]]: r0 = 2
-// CHECK: [[C3]]: r0 = 3
 // CHECK: [[C4]]: r0 = 4
 // CHECK: [[C5]]: r0 = 5
 // CHECK: [[C6]]: r0 = 6
