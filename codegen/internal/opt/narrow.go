@@ -13,7 +13,8 @@ import "github.com/bpfcc/bpfcc/ir"
 // a copy of a qualifying register of the same width, and every use is an
 // eq/ne branch against a qualifying register of that width or a constant
 // that is the sign extension of an N-bit value (rewritten as its zero
-// extension), or a copy into a qualifying register. Registers are dropped
+// extension), a zero extension from width N (`(unsigned char)c`), or a copy
+// into a qualifying register. Registers are dropped
 // until what remains qualifies (a greatest fixpoint).
 func unsignLoads(f *ir.Func, _ *passCtx) {
 	n := int(max(f.NextReg, 1))
@@ -75,6 +76,9 @@ func unsignLoads(f *ir.Func, _ *passCtx) {
 				if in.Op == ir.OpBranch && (in.Cond == ir.Eq || in.Cond == ir.Ne) && eqOperandsOK(in, ok, width) {
 					continue
 				}
+				if zextOfWidth(in, ok, width) {
+					continue
+				}
 				forEachUse(in, func(o *ir.Operand) {
 					if drop(o.Reg) {
 						changed = true
@@ -88,6 +92,8 @@ func unsignLoads(f *ir.Func, _ *passCtx) {
 			switch {
 			case in.Op == ir.OpLoad && in.Signed && ok(in.Dst):
 				in.Signed = false
+			case zextOfWidth(in, ok, width):
+				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
 			case in.Op == ir.OpBranch && (in.Cond == ir.Eq || in.Cond == ir.Ne):
 				for _, p := range [2][2]*ir.Operand{{&in.A, &in.B}, {&in.B, &in.A}} {
 					if !p[0].IsImm && ok(p[0].Reg) && p[1].IsImm {
@@ -98,6 +104,14 @@ func unsignLoads(f *ir.Func, _ *passCtx) {
 			}
 		}
 	}
+}
+
+// zextOfWidth reports whether in zero-extends a qualifying register from
+// its own width, as C's `(unsigned char)s[i]` does with a char: the
+// zero-extending load already yields that value, so the extension becomes
+// a copy.
+func zextOfWidth(in *ir.Instr, ok func(ir.Reg) bool, width []int) bool {
+	return in.Op == ir.OpExt && !in.Signed && !in.A.IsImm && ok(in.A.Reg) && in.Bits == width[in.A.Reg]*8
 }
 
 // eqOperandsOK reports whether an eq/ne branch compares only qualifying
