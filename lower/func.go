@@ -225,7 +225,8 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *bind.HandlerSite) {
 // declareLocal creates storage for a local variable.
 func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 	lv := &local{typ: t}
-	if isScalar(t) && !d.AddressTaken() && !d.IsVolatile() && !hasCleanup(d) {
+	volatile := objectVolatile(d)
+	if isScalar(t) && !d.AddressTaken() && !volatile && !hasCleanup(d) {
 		lv.reg = fl.f.NewReg()
 	} else {
 		size := typeSize(t)
@@ -245,7 +246,7 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 			// 2-byte store rather than six byte stores.
 			al = max(al, pow2Ceil(int(size)))
 		}
-		if isScalar(t) && !d.IsVolatile() {
+		if isScalar(t) && !volatile {
 			// A scalar gets an 8-byte stack slot of its own: the verifier
 			// tracks a spilled value per 8-byte slot and forgets it when
 			// another object's bytes in that slot are written.
@@ -258,7 +259,7 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		// tracked constant would make each iteration's state differ and the
 		// loop never converge (verifier_bits_iter.c: 1M insns, clang 133).
 		lv.slot = fl.newSlot(d.Name(), int(size), al)
-		lv.slot.Volatile = d.IsVolatile()
+		lv.slot.Volatile = volatile
 	}
 	fl.vars[d] = lv
 	return lv

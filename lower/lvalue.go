@@ -60,7 +60,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			fl.checkTraceeDeref(x.PostfixExpression)
 			p := fl.rvalue(x.PostfixExpression)
 			f := x.Field()
-			lv := lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f}
+			lv := lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f, volatile: pointeeVolatile(x.PostfixExpression)}
 			if pt := fl.objType(x.PostfixExpression); isPtr(pt) && f != nil {
 				lv.core = fl.startCore(elemType(pt), 0).extend(memberPath(f)...)
 				lv.align = align(elemType(pt))
@@ -83,7 +83,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			if p.op.IsImm {
 				fl.l.warnf(x, "dereferencing a constant address")
 			}
-			return lvalue{t: t, base: fl.toReg(p), align: align(t)}
+			return lvalue{t: t, base: fl.toReg(p), align: align(t), volatile: pointeeVolatile(x.CastExpression)}
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionUnary {

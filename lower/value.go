@@ -33,6 +33,9 @@ type lvalue struct {
 	// so; 0 means natural alignment). A slot's own alignment is used for
 	// slots. Packed structs make it smaller than an access's size.
 	align int
+	// volatile marks an object the syntax makes volatile where cc's type
+	// does not say so (see pointeeVolatile).
+	volatile bool
 }
 
 // alignment is the alignment of lv's address as far as C's types tell.
@@ -180,7 +183,7 @@ func (fl *fnLowerer) load(lv lvalue) value {
 		return value{op: ir.R(r), t: lv.t}
 	}
 	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace(), Core: core, Volatile: isVolatileType(lv.t)})
+	fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(base), Off: off, Size: size, Signed: signed, Space: lv.memSpace(), Core: core, Volatile: lv.volatile || isVolatileType(lv.t)})
 	switch {
 	case signed:
 		fl.setFact(r, fact{sext: size * 8})

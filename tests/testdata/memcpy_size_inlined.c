@@ -36,10 +36,8 @@ int memcpy_size_inlined(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // CHECK-NOT: call
-// CHECK: r[[P:[0-9]]] = *(u64 *)(r10 - 24)
-// CHECK-NEXT: r[[Y:[0-9]]] = *(u32 *)(r[[P]] + 0)
-// CHECK: r[[P:[0-9]]] = *(u64 *)(r10 - 24)
-// CHECK-NEXT: r[[Z:[0-9]]] = *(u64 *)(r[[P]] + 0)
+// CHECK: r[[Y:[0-9]]] = *(u32 *)(r10 - 8)
+// CHECK-NEXT: r[[Z:[0-9]]] = *(u64 *)(r10 - 16)
 // CHECK-NEXT: if w[[Y]] != 287454020 goto
 // CHECK-NEXT: r[[C:[0-9]]] = 72623859790382856 ll
 // CHECK-NEXT: if r[[Z]] == r[[C]] goto

@@ -127,6 +127,15 @@ func (va *valueAnalysis) escapes() {
 				}
 			case ir.OpRet:
 				esc(in.A)
+			case ir.OpLoad:
+				// A volatile read of a local (READ_ONCE(x) of a stack
+				// variable) reads memory: the slot's value is not tracked.
+				if in.Volatile {
+					if in.Slot != nil {
+						va.escaped[in.Slot] = true
+					}
+					esc(in.A)
+				}
 			}
 		}
 	}
