@@ -110,6 +110,8 @@ type exprKey struct {
 	a, b   ir.Operand
 	// sym names the global of an OpSymAddr; its offset is held.off.
 	sym string
+	// slot is an OpFrameAddr's stack object (its offset is in a).
+	slot *ir.Slot
 }
 
 // mentions reports whether k reads r.
@@ -267,6 +269,8 @@ func (s *availSet) key(ins *ir.Instr) (exprKey, bool) {
 		return exprKey{op: ins.Op, bits: uint8(ins.Bits), signed: ins.Signed, a: s.canon(ins.A)}, true
 	case ir.OpSymAddr:
 		return exprKey{op: ins.Op, sym: ins.Sym}, !s.externs[ins.Sym]
+	case ir.OpFrameAddr:
+		return exprKey{op: ins.Op, slot: ins.Slot, a: ir.Imm(ins.Off)}, true
 	}
 	return exprKey{}, false
 }
