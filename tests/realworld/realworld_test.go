@@ -1,6 +1,7 @@
 package realworld
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -35,11 +36,32 @@ type fileResult struct {
 	File  string        `json:"file"`
 	Clang compileResult `json:"clang"`
 	Bpfcc compileResult `json:"bpfcc"`
-	Known string        `json:"known_failure,omitempty"`
+	// Warm is bpfcc's second compile of the file, which reads the header
+	// cache entry its first compile made (the normal case after a file's
+	// first compile); WarmDiffers reports an object that is not
+	// byte-identical to the first one.
+	Warm        *compileResult `json:"bpfcc_warm,omitempty"`
+	WarmDiffers bool           `json:"warm_differs,omitempty"`
+	Known       string         `json:"known_failure,omitempty"`
 	// OtherModes lists what -S (listing) and -E (preprocess only) printed
 	// as errors for a file bpfcc compiles; empty when both work.
 	OtherModes []string `json:"other_modes,omitempty"`
 	src        sourceFile
+}
+
+// compileWarm compiles f again, now with the header cache entry its
+// first compile (which wrote obj) made, and reports whether the object
+// differs from obj: the cache must never change the output.
+func compileWarm(f sourceFile, obj string) (*compileResult, bool) {
+	warmObj := strings.TrimSuffix(obj, ".o") + ".warm.o"
+	r := run(bpfccBin, bpfccFlags(f, warmObj), warmObj)
+	defer os.Remove(warmObj)
+	if !r.OK {
+		return &r, true
+	}
+	a, errA := os.ReadFile(obj)
+	b, errB := os.ReadFile(warmObj)
+	return &r, errA != nil || errB != nil || !bytes.Equal(a, b)
 }
 
 // otherModes runs bpfcc -S and -E on a file it compiles: both must work
@@ -172,6 +194,9 @@ func compileSuite(s *suite, clang string) error {
 				obj := filepath.Join(objDir, strings.NewReplacer(" ", "_", "/", "_").Replace(r.ID)+".o")
 				r.Bpfcc = run(bpfccBin, bpfccFlags(r.src, obj), obj)
 				r.Bpfcc.FirstError = strings.ReplaceAll(r.Bpfcc.FirstError, filepath.Dir(tr.Root)+"/", "")
+				if r.Bpfcc.OK {
+					r.Warm, r.WarmDiffers = compileWarm(r.src, obj)
+				}
 				if r.Bpfcc.OK && r.Gen == loadGen {
 					r.OtherModes = otherModes(r.src)
 				}
@@ -234,6 +259,9 @@ func TestRealWorldCompile(t *testing.T) {
 		}
 		for _, p := range r.OtherModes {
 			t.Errorf("%s compiles, but bpfcc %s", r.ID, p)
+		}
+		if r.WarmDiffers {
+			t.Errorf("%s: compiled again with the header cache entry of its first compile, bpfcc wrote a different object (or failed: %s)", r.ID, r.Warm.FirstError)
 		}
 	}
 	if *only == "" {
@@ -311,6 +339,10 @@ func compileTable(results []*fileResult) string {
 		timed               int
 		worst               float64
 		worstID             string
+		warmLog             float64
+		warmTimed           int
+		warmWorst           float64
+		warmWorstID         string
 		failures            map[string]int
 	}
 	groups := map[string]*group{}
@@ -341,18 +373,32 @@ func compileTable(results []*fileResult) string {
 				g.worst, g.worstID = ratio, r.ID
 			}
 		}
+		if w := r.Warm; w != nil && w.OK && r.Clang.CPUSeconds > 0 && w.CPUSeconds > 0 {
+			ratio := w.CPUSeconds / r.Clang.CPUSeconds
+			g.warmLog += math.Log(ratio)
+			g.warmTimed++
+			if ratio > g.warmWorst {
+				g.warmWorst, g.warmWorstID = ratio, r.ID
+			}
+		}
 	}
 	sort.Strings(keys)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-26s %6s %6s %6s %7s %10s  %s\n", "set", "files", "clang", "bpfcc", "bpfcc%", "time×clang", "worst time×clang")
+	// Times are CPU-time ratios to clang: "first" is bpfcc's first compile
+	// of the file (it makes the header cache entry), "again" the second,
+	// which reads it.
+	fmt.Fprintf(&b, "%-26s %6s %6s %6s %7s %11s %11s  %s\n", "set", "files", "clang", "bpfcc", "bpfcc%", "first×clang", "again×clang", "worst first / again")
+	geo := func(sum float64, n int) float64 {
+		if n == 0 {
+			return 0
+		}
+		return math.Exp(sum / float64(n))
+	}
 	for _, k := range keys {
 		g := groups[k]
-		geo := 0.0
-		if g.timed > 0 {
-			geo = math.Exp(g.logRatio / float64(g.timed))
-		}
-		fmt.Fprintf(&b, "%-26s %6d %6d %6d %6.1f%% %10.2f  %.2f %s\n", k, g.files, g.clang, g.bpfcc,
-			100*float64(g.bpfcc)/float64(max(g.clang, 1)), geo, g.worst, g.worstID)
+		fmt.Fprintf(&b, "%-26s %6d %6d %6d %6.1f%% %11.2f %11.2f  %.2f %s / %.2f %s\n", k, g.files, g.clang, g.bpfcc,
+			100*float64(g.bpfcc)/float64(max(g.clang, 1)), geo(g.logRatio, g.timed), geo(g.warmLog, g.warmTimed),
+			g.worst, g.worstID, g.warmWorst, g.warmWorstID)
 	}
 	for _, k := range keys {
 		g := groups[k]

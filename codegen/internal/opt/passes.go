@@ -89,6 +89,7 @@ var passes = []pass{
 	{name: "symaddrs", fn: reuseSymAddrs},
 	{name: "cse", fn: reuseValues},
 	{name: "addrs2", fn: foldAddresses},
+	{name: "loads3", fn: forwardLoads},
 	{name: "dce2", fn: eliminateDeadCode},
 	{name: "merge", fn: mergeStores},
 	{name: "cfg2", fn: simplifyCFG},
