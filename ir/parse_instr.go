@@ -195,7 +195,7 @@ func (p *parser) memory(in *Instr, rest string, n int) error {
 		}
 		words = words[1:]
 	}
-	if len(words) > 0 && words[0] == "volatile" && in.Op == OpLoad {
+	if len(words) > 0 && words[0] == "volatile" && (in.Op == OpLoad || in.Op == OpStore) {
 		in.Volatile, words = true, words[1:]
 	}
 	if len(words) > 0 {

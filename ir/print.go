@@ -298,7 +298,11 @@ func (in *Instr) String() string {
 		}
 		return fmt.Sprintf("%sload.%s %s%s%s", dst, memType(in.Size, in.Signed), in.address(), spaceSuffix(in.Space), vol)
 	case OpStore:
-		return fmt.Sprintf("store.%s %s, %s%s", memType(in.Size, false), in.address(), in.B, spaceSuffix(in.Space))
+		vol := ""
+		if in.Volatile {
+			vol = " volatile"
+		}
+		return fmt.Sprintf("store.%s %s, %s%s%s", memType(in.Size, false), in.address(), in.B, spaceSuffix(in.Space), vol)
 	case OpAtomic:
 		op := "atomic."
 		if in.Fetch && in.Atomic != AtomicXchg && in.Atomic != AtomicCmpXchg {

@@ -221,7 +221,8 @@ func (fl *fnLowerer) store(lv lvalue, v value) {
 		// size, but an immediate store only into an 8-byte aligned slot.
 		op = ir.R(fl.toReg(v))
 	}
-	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: op, Off: off, Size: scalarSize(lv.t), Space: lv.memSpace(), Core: core})
+	fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(base), B: op, Off: off, Size: scalarSize(lv.t), Space: lv.memSpace(), Core: core,
+		Volatile: lv.volatile || isVolatileType(lv.t)})
 }
 
 // scalarAccess is memBase for one load or store of a scalar: a relocated

@@ -51,7 +51,7 @@ func mergeStores(f *ir.Func, _ *passCtx) {
 // constSlotStore reports whether in stores a constant to a stack object
 // that may be rewritten.
 func constSlotStore(in *ir.Instr) bool {
-	return in.Op == ir.OpStore && in.Slot != nil && !in.Slot.Volatile && in.B.IsImm && in.Core == nil &&
+	return in.Op == ir.OpStore && in.Slot != nil && !in.Slot.Volatile && !in.Volatile && in.B.IsImm && in.Core == nil &&
 		in.Off >= 0 && in.Off+int64(in.Size) <= int64(in.Slot.Size)
 }
 

@@ -118,6 +118,14 @@ func (va *valueAnalysis) escapes() {
 			switch in.Op {
 			case ir.OpStore:
 				esc(in.B)
+				// A volatile write (WRITE_ONCE(x, v) of a local) is
+				// kept: the slot is memory, as for a volatile read.
+				if in.Volatile {
+					if in.Slot != nil {
+						va.escaped[in.Slot] = true
+					}
+					esc(in.A)
+				}
 			case ir.OpAtomic:
 				esc(in.B)
 				esc(in.C)
