@@ -15,6 +15,11 @@ import "modernc.org/cc/v4"
 // (the one next to the name) is qualified: `T *volatile p`.
 func objectVolatile(d *cc.Declarator) bool {
 	if d.Pointer == nil {
+		// A parameter `volatile int a[]` is a pointer to volatile ints.
+		if dd := d.DirectDeclarator; d.IsParam() && dd != nil && (dd.Case == cc.DirectDeclaratorArr ||
+			dd.Case == cc.DirectDeclaratorStaticArr || dd.Case == cc.DirectDeclaratorArrStatic || dd.Case == cc.DirectDeclaratorStar) {
+			return false
+		}
 		return d.IsVolatile()
 	}
 	return qualifiersVolatile(lastPointer(d.Pointer).TypeQualifiers)
