@@ -65,15 +65,16 @@ func castPointeeVolatile(tn *cc.TypeName) bool {
 	if ad == nil || ad.Pointer == nil || ad.DirectAbstractDeclarator != nil {
 		return false
 	}
-	var chain []*cc.Pointer
+	// The `*` before the last one qualifies what the pointer points to.
+	var prev, last *cc.Pointer
 	for p := ad.Pointer; p != nil; p = p.Pointer {
-		chain = append(chain, p)
+		prev, last = last, p
 		if p.Case != cc.PointerPtr {
 			break
 		}
 	}
-	if len(chain) >= 2 {
-		return qualifiersVolatile(chain[len(chain)-2].TypeQualifiers)
+	if prev != nil {
+		return qualifiersVolatile(prev.TypeQualifiers)
 	}
 	for l := tn.SpecifierQualifierList; l != nil; l = l.SpecifierQualifierList {
 		if l.TypeQualifier != nil && l.TypeQualifier.Case == cc.TypeQualifierVolatile {

@@ -118,14 +118,6 @@ func (va *valueAnalysis) escapes() {
 			switch in.Op {
 			case ir.OpStore:
 				esc(in.B)
-				// A volatile write (WRITE_ONCE(x, v) of a local) is
-				// kept: the slot is memory, as for a volatile read.
-				if in.Volatile {
-					if in.Slot != nil {
-						va.escaped[in.Slot] = true
-					}
-					esc(in.A)
-				}
 			case ir.OpAtomic:
 				esc(in.B)
 				esc(in.C)
@@ -135,15 +127,15 @@ func (va *valueAnalysis) escapes() {
 				}
 			case ir.OpRet:
 				esc(in.A)
-			case ir.OpLoad:
-				// A volatile read of a local (READ_ONCE(x) of a stack
-				// variable) reads memory: the slot's value is not tracked.
-				if in.Volatile {
-					if in.Slot != nil {
-						va.escaped[in.Slot] = true
-					}
-					esc(in.A)
+			}
+			// A volatile access to a local (READ_ONCE or WRITE_ONCE of a
+			// stack variable) is memory: the slot's value is not
+			// tracked, and a write nothing reads is kept.
+			if in.Volatile && (in.Op == ir.OpLoad || in.Op == ir.OpStore) {
+				if in.Slot != nil {
+					va.escaped[in.Slot] = true
 				}
+				esc(in.A)
 			}
 		}
 	}
