@@ -355,6 +355,7 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 	placed := make([]bool, len(blocks))
 	preds := predCounts(blocks, target, reach)
 	waiting := forwardPreds(blocks, target, reach)
+	loop := innermostLoops(blocks, target, waiting)
 	want := func(bi int) bool { return reach[bi] && !placed[bi] && (bi == 0 || !trivial(&blocks[bi])) }
 	var order []int
 	next := func() int {
@@ -385,7 +386,9 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 				switch {
 				case want(th) && want(el):
 					cand = min(th, el)
-					if exitBlock(&blocks[cand]) && !exitBlock(&blocks[max(th, el)]) {
+					if a, ok := loopArm(loop, cur, th, el); ok {
+						cand = a
+					} else if exitBlock(&blocks[cand]) && !exitBlock(&blocks[max(th, el)]) {
 						cand = max(th, el)
 					} else if r, ok := readyArm(blocks, target, waiting, th, el); ok {
 						cand = r
@@ -410,6 +413,62 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 		cur = cand
 	}
 	return order
+}
+
+// loopArm reports, of a branch's successors a and b, the one that stays in
+// the innermost loop holding block cur when the other leaves it: layout
+// keeps a loop's blocks together, as clang does, so that an iteration runs
+// (and the verifier walks it) without jumps out to a test placed after
+// the loop's exits and back.
+func loopArm(loop []loopBody, cur, a, b int) (int, bool) {
+	l := loop[cur]
+	if l == nil || l[a] == l[b] {
+		return 0, false
+	}
+	if l[a] {
+		return a, true
+	}
+	return b, true
+}
+
+// A loopBody marks the blocks of one natural loop.
+type loopBody []bool
+
+// innermostLoops gives each block the smallest natural loop holding it
+// (nil outside loops): for each back edge w records, its target and the
+// blocks that reach its source without passing the target.
+func innermostLoops(blocks []emitted, target []int, w []predWait) []loopBody {
+	preds := make([][]int, len(blocks))
+	for bi := range blocks {
+		for _, s := range successors(blocks, target, bi) {
+			preds[s] = append(preds[s], bi)
+		}
+	}
+	in := make([]loopBody, len(blocks))
+	size := make([]int, len(blocks))
+	for latch := range w {
+		for _, head := range w[latch].back {
+			body := make(loopBody, len(blocks))
+			body[head] = true
+			n, work := 1, []int{latch}
+			for len(work) > 0 {
+				x := work[len(work)-1]
+				work = work[:len(work)-1]
+				if body[x] {
+					continue
+				}
+				body[x] = true
+				n++
+				work = append(work, preds[x]...)
+			}
+			for x, ok := range body {
+				if ok && (in[x] == nil || n < size[x]) {
+					in[x], size[x] = body, n
+				}
+			}
+		}
+	}
+	return in
 }
 
 // readyArm reports, of a branch's successors a and b, the one whose

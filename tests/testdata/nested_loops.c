@@ -45,13 +45,15 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: if w[[Q]] s> 5 goto {{[+][0-9]+}} <[[E:[0-9]+]]>
 // CHECK: r[[R:[0-9]]] = 5
 // CHECK-NEXT: w[[R]] %= w{{[0-9]}}
-// CHECK: if w[[R]] != 0 goto {{[+][0-9]+}} <[[INC:[0-9]+]]>
-// CHECK-NEXT: [[E]]: if w[[Q]] s<= 5 goto
+// The while loop's blocks stay together: the increment follows the
+// divisibility test and jumps back; the break leaves to the test after it.
+// CHECK: if w[[R]] == 0 goto {{[+][0-9]+}} <[[BRK:[0-9]+]]>
+// CHECK-NEXT: w[[D]] += 1
+// CHECK-NEXT: goto -{{[0-9]+}} <[[H]]>
+// CHECK-NEXT: [[BRK]]: if w[[Q]] s<= 5 goto
 // CHECK: r[[R:[0-9]]] = 29
 // CHECK-NEXT: w[[R]] %= w{{[0-9]}}
 // CHECK: if w{{[0-9]}} != 10 goto
 // CHECK-NEXT: r0 = 0
 // CHECK-NEXT: exit
-// CHECK-NEXT: [[INC]]: w[[D]] += 1
-// CHECK-NEXT: goto -{{[0-9]+}} <[[H]]>
 // CHECK-NOT: r0 = 1

@@ -192,6 +192,9 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 		if threadConstBranches(f) {
 			changed = true
 		}
+		if threadDecidedBranches(f) {
+			changed = true
+		}
 		for _, b := range f.Blocks {
 			t := b.Term()
 			if t != nil && t.Op == ir.OpBranch && t.Then == t.Else {
@@ -245,4 +248,166 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 		}
 		removeUnreachable(f, c)
 	}
+}
+
+// threadDecidedBranches sends an edge of a branch straight on when it
+// enters a block that only copies registers and branches again on the same
+// values, and the first test already decides the second: the result of `a
+// || b` tested once more after the chain (an inlined `return delta` then
+// `if (delta)`), or `if (x == 3) ... if (x != 3)` with nothing between.
+// The copies move to a block of their own on the threaded edge. The
+// verifier then walks one test instead of two on that path.
+func threadDecidedBranches(f *ir.Func) bool {
+	changed := false
+	for _, p := range f.Blocks {
+		t := p.Term()
+		if t == nil || t.Op != ir.OpBranch || t.Then == t.Else {
+			continue
+		}
+		for _, edge := range []**ir.Block{&t.Then, &t.Else} {
+			s := *edge
+			n := len(s.Instrs)
+			if s == p || n == 0 || n > 4 {
+				continue
+			}
+			b, moves := s.Instrs[n-1], s.Instrs[:n-1]
+			if b.Op != ir.OpBranch || b.Note != "" || b.Unroll != 0 || b.W32 != t.W32 ||
+				slices.ContainsFunc(moves, func(in *ir.Instr) bool { return in.Op != ir.OpMov }) {
+				continue
+			}
+			q := *b
+			q.A, q.B = valueBefore(p, moves, b.A), valueBefore(p, moves, b.B)
+			taken, ok := impliedBranch(t, edge == &t.Then, &q)
+			if !ok {
+				continue
+			}
+			to := b.Else
+			if taken {
+				to = b.Then
+			}
+			if to == s {
+				continue
+			}
+			if len(moves) > 0 {
+				nb := &ir.Block{}
+				for _, in := range moves {
+					c := *in
+					nb.Instrs = append(nb.Instrs, &c)
+				}
+				nb.Instrs = append(nb.Instrs, &ir.Instr{Op: ir.OpJump, Then: to, Pos: b.Pos})
+				f.Blocks = append(f.Blocks, nb)
+				to = nb
+			}
+			*edge, changed = to, true
+		}
+		if changed {
+			renumber(f)
+		}
+	}
+	return changed
+}
+
+// valueBefore names o, read after block p and then moves, by the register
+// p's last instructions copied into it (or the constant), so that two
+// copies of one value compare equal.
+func valueBefore(p *ir.Block, moves []*ir.Instr, o ir.Operand) ir.Operand {
+	for i := len(moves) - 1; i >= 0 && !o.IsImm; i-- {
+		if moves[i].Dst == o.Reg {
+			o = moves[i].A
+		}
+	}
+	body := p.Instrs[:len(p.Instrs)-1]
+	for i := len(body) - 1; i >= 0 && !o.IsImm; i-- {
+		in := body[i]
+		if in.Dst != o.Reg {
+			continue
+		}
+		if in.Op != ir.OpMov {
+			break
+		}
+		// The source must hold the same value at p's end.
+		src := in.A
+		if !src.IsImm && slices.ContainsFunc(body[i+1:], func(x *ir.Instr) bool { return x.Dst == src.Reg }) {
+			break
+		}
+		o = src
+	}
+	return o
+}
+
+// Comparison outcomes of two values: equal, or each of signed and
+// unsigned order (they differ when the sign bits do).
+const (
+	outEq = 1 << iota
+	outSltUlt
+	outSltUgt
+	outSgtUlt
+	outSgtUgt
+	outAll = 1<<iota - 1
+)
+
+// condOutcomes gives the outcomes for which c holds; ok is false for Set.
+func condOutcomes(c ir.Cond) (int, bool) {
+	const ult, ugt, slt, sgt = outSltUlt | outSgtUlt, outSltUgt | outSgtUgt, outSltUlt | outSltUgt, outSgtUlt | outSgtUgt
+	switch c {
+	case ir.Eq:
+		return outEq, true
+	case ir.Ne:
+		return outAll &^ outEq, true
+	case ir.Ult:
+		return ult, true
+	case ir.Ule:
+		return ult | outEq, true
+	case ir.Ugt:
+		return ugt, true
+	case ir.Uge:
+		return ugt | outEq, true
+	case ir.Slt:
+		return slt, true
+	case ir.Sle:
+		return slt | outEq, true
+	case ir.Sgt:
+		return sgt, true
+	case ir.Sge:
+		return sgt | outEq, true
+	}
+	return 0, false
+}
+
+// impliedBranch decides branch q from branch fact, known to have gone the
+// way held says, when both compare the same operands (in either order),
+// or fact found its register equal to a constant q compares with another.
+func impliedBranch(fact *ir.Instr, held bool, q *ir.Instr) (taken, ok bool) {
+	qc := q.Cond
+	switch {
+	case fact.A == q.A && fact.B == q.B:
+	case fact.A == q.B && fact.B == q.A:
+		qc = qc.Mirror()
+	case fact.B.IsImm && q.B.IsImm && fact.A == q.A && !fact.A.IsImm:
+		// x == c1 decides x <cond> c2.
+		if (fact.Cond == ir.Eq) == held && (fact.Cond == ir.Eq || fact.Cond == ir.Ne) {
+			return ir.EvalCond(qc, q.W32, fact.B.Imm, q.B.Imm), true
+		}
+		return false, false
+	default:
+		return false, false
+	}
+	if fact.Cond == ir.Set || qc == ir.Set {
+		if fact.Cond == qc {
+			return held, true
+		}
+		return false, false
+	}
+	fs, _ := condOutcomes(fact.Cond)
+	if !held {
+		fs = outAll &^ fs
+	}
+	qs, _ := condOutcomes(qc)
+	switch {
+	case fs&^qs == 0:
+		return true, true
+	case fs&qs == 0:
+		return false, true
+	}
+	return false, false
 }
