@@ -47,7 +47,8 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: w[[R]] %= w{{[0-9]}}
 // The while loop's blocks stay together: the increment follows the
 // divisibility test and jumps back; the break leaves to the test after it.
-// CHECK: if w[[R]] == 0 goto {{[+][0-9]+}} <[[BRK:[0-9]+]]>
+// The dividend 5 is positive: the remainder needs no sign fix-up.
+// CHECK-NEXT: if w[[R]] == 0 goto {{[+][0-9]+}} <[[BRK:[0-9]+]]>
 // CHECK-NEXT: w[[D]] += 1
 // CHECK-NEXT: goto -{{[0-9]+}} <[[H]]>
 // CHECK-NEXT: [[BRK]]: if w[[Q]] s<= 5 goto

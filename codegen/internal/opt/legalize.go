@@ -34,6 +34,9 @@ type builder struct {
 	out []*ir.Instr
 	pos ir.Pos
 	w32 bool
+	// made are the registers the builder's own 32-bit operations set:
+	// their upper halves are zero, so a 32-bit identity on them is one.
+	made map[ir.Reg]bool
 }
 
 func (b *builder) alu(op ir.ALU, x, y ir.Operand) ir.Operand {
@@ -46,12 +49,21 @@ func (b *builder) alu(op ir.ALU, x, y ir.Operand) ir.Operand {
 		if in.Op == ir.OpMov && (!b.w32 || in.A.IsImm) {
 			return in.A // an identity such as x ^ 0 (a 32-bit one only when it yields a constant)
 		}
+		if in.Op == ir.OpExt && !in.A.IsImm && b.made[in.A.Reg] {
+			return in.A // a 32-bit identity on a value whose upper half is zero
+		}
 		if in.Op == ir.OpALU {
 			op, y = in.ALU, in.B // strength-reduced
 		}
 	}
 	d := b.f.NewReg()
 	b.out = append(b.out, &ir.Instr{Op: ir.OpALU, ALU: op, W32: b.w32, Dst: d, A: x, B: y, Pos: b.pos})
+	if b.w32 {
+		if b.made == nil {
+			b.made = map[ir.Reg]bool{}
+		}
+		b.made[d] = true
+	}
 	return ir.R(d)
 }
 
