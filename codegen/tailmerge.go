@@ -118,7 +118,13 @@ func tailGain(bs []emitted, a, b, n int) int {
 	for _, o := range bs[a].body[len(bs[a].body)-n:] {
 		w += int(o.ins.Width())
 	}
-	if n == len(bs[a].body) && a != 0 || n == len(bs[b].body) && b != 0 {
+	whole := func(x int) bool { return n == len(bs[x].body) && x != 0 }
+	if whole(a) && whole(b) {
+		// The same block twice: one of them becomes a bare jump that
+		// layout threads away, its exit (or jump) with it.
+		return w + 1
+	}
+	if whole(a) || whole(b) {
 		return w - 1
 	}
 	return w - 2

@@ -202,21 +202,137 @@ func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int
 	return n, true
 }
 
+// pointeeAlign returns the alignment known for the address e computes:
+// its pointee type's, or, for an array that decays there (p->buf, s.buf,
+// &a[2]), its container's as far as the member's offset keeps it, as
+// clang derives it: memcpy and memset then move whole words.
 func pointeeAlign(e cc.ExpressionNode) int {
+	if e.Type().Kind() == cc.Array || decaysArray(e) {
+		return objectAlign(e)
+	}
 	t := e.Type().Decay()
 	if p, ok := t.(*cc.PointerType); ok {
 		if el := p.Elem(); el.Kind() != cc.Void {
-			return align(el)
+			return max(align(el), castFromAlign(e))
 		}
 	}
-	// A void pointer: check what it was cast from.
-	if c, ok := e.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast {
-		return pointeeAlign(c.CastExpression)
+	return castFromAlign(e)
+}
+
+// decaysArray reports whether e names an array object that decays to a
+// pointer there: cc gives such an argument the pointer type already.
+func decaysArray(e cc.ExpressionNode) bool {
+	switch x := e.(type) {
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			f := x.Field()
+			return f != nil && f.Type().Kind() == cc.Array
+		case cc.PostfixExpressionPrimary:
+			return decaysArray(x.PrimaryExpression)
+		}
+	case *cc.PrimaryExpression:
+		switch x.Case {
+		case cc.PrimaryExpressionIdent:
+			d, ok := x.ResolvedTo().(*cc.Declarator)
+			return ok && d.Type().Kind() == cc.Array
+		case cc.PrimaryExpressionExpr:
+			return decaysArray(x.ExpressionList)
+		}
+	case *cc.ExpressionList:
+		return x.ExpressionList == nil && decaysArray(x.AssignmentExpression)
+	case *cc.UnaryExpression:
+		return x.Case == cc.UnaryExpressionPostfix && decaysArray(x.PostfixExpression)
+	case *cc.CastExpression:
+		return x.Case == cc.CastExpressionUnary && decaysArray(x.UnaryExpression)
 	}
-	if u, ok := e.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
-		return align(u.CastExpression.Type())
+	return false
+}
+
+// castFromAlign looks through a cast or an & for the alignment of what
+// e's pointer was made from (1 when nothing is known).
+func castFromAlign(e cc.ExpressionNode) int {
+	switch x := e.(type) {
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionCast {
+			return pointeeAlign(x.CastExpression)
+		}
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionAddrof {
+			return objectAlign(x.CastExpression)
+		}
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionExpr {
+			return castFromAlign(x.ExpressionList)
+		}
+	case *cc.ExpressionList:
+		if x.ExpressionList == nil {
+			return castFromAlign(x.AssignmentExpression)
+		}
 	}
 	return 1
+}
+
+// objectAlign returns the alignment known for the object lvalue e names:
+// a member's is its container's, reduced by the member's offset; an
+// element's its array's, reduced by the element size (times a constant
+// index).
+func objectAlign(e cc.ExpressionNode) int {
+	within := func(base int, off int64) int {
+		if off == 0 {
+			return base
+		}
+		return min(base, int(off&-off))
+	}
+	switch x := e.(type) {
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionPSelect:
+			if f := x.Field(); f != nil && !f.IsBitfield() {
+				return within(pointeeAlign(x.PostfixExpression), fieldOffset(f))
+			}
+		case cc.PostfixExpressionSelect:
+			if f := x.Field(); f != nil && !f.IsBitfield() {
+				return within(objectAlign(x.PostfixExpression), fieldOffset(f))
+			}
+		case cc.PostfixExpressionIndex:
+			base, el := x.PostfixExpression, x.Type()
+			sz := typeSize(el)
+			if sz <= 0 {
+				break
+			}
+			ba := pointeeAlign(base)
+			switch v := x.ExpressionList.Value().(type) {
+			case cc.Int64Value:
+				return within(ba, int64(v)*sz)
+			case cc.UInt64Value:
+				return within(ba, int64(v)*sz)
+			}
+			return within(ba, sz)
+		case cc.PostfixExpressionPrimary:
+			return objectAlign(x.PrimaryExpression)
+		}
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionExpr {
+			return objectAlign(x.ExpressionList)
+		}
+	case *cc.ExpressionList:
+		if x.ExpressionList == nil {
+			return objectAlign(x.AssignmentExpression)
+		}
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionPostfix {
+			return objectAlign(x.PostfixExpression)
+		}
+		if x.Case == cc.UnaryExpressionDeref {
+			return pointeeAlign(x.CastExpression)
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return objectAlign(x.UnaryExpression)
+		}
+	}
+	return align(e.Type())
 }
 
 // memmove copies through registers, loading all chunks before storing.

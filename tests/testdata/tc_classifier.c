@@ -72,5 +72,8 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: *(u32 *)(r1 + 8) = 34
 // CHECK-NEXT: r0 = 0
 // CHECK-NEXT: exit
+// CHECK-NEXT: [[SHOT]]: r0 = 2
+// CHECK-NEXT: exit
+// Every TC_ACT_UNSPEC return shares one block.
 // CHECK-NEXT: [[UNSPEC1]]: r0 = -1
-// CHECK: [[SHOT]]: r0 = 2
+// CHECK-NEXT: exit

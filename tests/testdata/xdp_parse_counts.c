@@ -166,7 +166,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: *(u64 *)(r10 - 16) = 1
 // CHECK-NEXT: r1 = map[port_counts] ll
 // CHECK: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
-// CHECK-NEXT: if w[[PT]] != 5888 goto
+// CHECK-NEXT: if w[[PT]] {{[!=]}}= 5888 goto
 // CHECK: r[[T:[0-9]]] = r[[IP]]
 // CHECK-NEXT: r[[T]] += r[[H]]
 // CHECK-NEXT: if r[[T]] > r[[E]] goto
