@@ -56,7 +56,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: *(u8 *)(r[[D]] + 0) = r[[T]]
 // CHECK: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 11)
 // CHECK-NEXT: *(u8 *)(r[[D]] + 5) = r[[T]]
-// CHECK-NEXT: r[[M0]] &= 255
+// A u8 load needs no zero extension before the u8 store.
 // CHECK-NEXT: *(u8 *)(r[[D]] + 6) = r[[M0]]
 // CHECK: *(u8 *)(r[[D]] + 11) = r[[M5]]
 // CHECK-NEXT: r[[S:[0-9]]] = *(u32 *)(r[[D]] + 26)

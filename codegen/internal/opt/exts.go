@@ -1,0 +1,133 @@
+package opt
+
+import (
+	"math/bits"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// dropExtensions turns a zero extension of a register that already fits the
+// width into a copy: `(__u16)(ntohs(x) & 0xfff)` and a u16 member stored
+// and read back extend values that a u16 load, a bswap16 or a mask already
+// bounded, one instruction each that the verifier walks on every path.
+//
+// The bound is flow-insensitive: a register's width is the largest any of
+// its definitions can produce (a least fixpoint from the definitions, since
+// the IR is not in SSA form), in bits of its unsigned 64-bit value.
+func dropExtensions(f *ir.Func, _ *passCtx) {
+	w := valueWidths(f)
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpExt && !in.Signed && !in.A.IsImm && w.of(in.A) <= in.Bits {
+				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
+			}
+		}
+	}
+}
+
+// widths holds each register's width in bits (0..64).
+type widths []int
+
+func (w widths) of(o ir.Operand) int {
+	if o.IsImm {
+		return immWidth(o.Imm)
+	}
+	if int(o.Reg) < len(w) {
+		return w[o.Reg]
+	}
+	return 64
+}
+
+// immWidth is the bits a constant needs, 64 for a negative one.
+func immWidth(v int64) int {
+	if v < 0 {
+		return 64
+	}
+	return bits.Len64(uint64(v))
+}
+
+// valueWidths computes the widths of f's registers.
+func valueWidths(f *ir.Func) widths {
+	w := make(widths, max(int(f.NextReg), 1))
+	for _, p := range f.Params {
+		if int(p) < len(w) {
+			w[p] = 64
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Dst == 0 || int(in.Dst) >= len(w) {
+					continue
+				}
+				if n := min(defWidth(w, in), 64); n > w[in.Dst] {
+					w[in.Dst], changed = n, true
+				}
+			}
+		}
+	}
+	return w
+}
+
+// defWidth bounds the value in defines given the widths w of its operands.
+func defWidth(w widths, in *ir.Instr) int {
+	a, b := w.of(in.A), w.of(in.B)
+	switch in.Op {
+	case ir.OpMov:
+		return a
+	case ir.OpLoad:
+		if in.Signed || in.Size >= 8 {
+			return 64
+		}
+		return 8 * in.Size
+	case ir.OpExt:
+		if in.Signed {
+			if a < in.Bits {
+				return a
+			}
+			return 64
+		}
+		return min(a, in.Bits)
+	case ir.OpBswap:
+		return in.Bits
+	case ir.OpALU:
+		limit := 64
+		if in.W32 {
+			limit, a, b = 32, min(a, 32), min(b, 32)
+		}
+		n := limit
+		switch in.ALU {
+		case ir.And:
+			n = min(a, b)
+		case ir.Or, ir.Xor:
+			n = max(a, b)
+		case ir.Add:
+			n = max(a, b) + 1
+		case ir.Mul:
+			n = a + b
+		case ir.UDiv:
+			n = a
+		case ir.UMod:
+			n = min(a, b)
+		case ir.Lsh:
+			if in.B.IsImm {
+				n = a + int(in.B.Imm)
+			}
+		case ir.Rsh:
+			n = a
+			if in.B.IsImm {
+				n = max(a-int(in.B.Imm), 0)
+			}
+		case ir.Arsh:
+			if a < limit {
+				n = a
+				if in.B.IsImm {
+					n = max(a-int(in.B.Imm), 0)
+				}
+			}
+		}
+		return min(n, limit)
+	}
+	return 64
+}
