@@ -54,7 +54,9 @@ func valueWidths(f *ir.Func) widths {
 			w[p] = 64
 		}
 	}
-	for changed := true; changed; {
+	// A counter in a loop grows by a bit a round: after a few rounds, a
+	// width that still grows goes to the most its operation can give.
+	for round, changed := 0, true; changed; round++ {
 		changed = false
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
@@ -62,6 +64,12 @@ func valueWidths(f *ir.Func) widths {
 					continue
 				}
 				if n := min(defWidth(w, in), 64); n > w[in.Dst] {
+					if round >= 4 {
+						n = 64
+						if in.W32 && in.Op == ir.OpALU {
+							n = 32
+						}
+					}
 					w[in.Dst], changed = n, true
 				}
 			}

@@ -15,8 +15,8 @@ const maxPromotedFields = 8
 // parse_pkt pkt = {0}` filled by an inlined parser and read after the
 // parser's branches join keeps its fields in registers instead of storing
 // and reloading them. The IR is not in SSA form, so a store becomes a copy
-// into the field's register and a load a copy out of it (extended as the
-// load extended), with no φ to place.
+// into the field's register (zero-extended from the field's width, as
+// memory holds it) and a load a copy out of it, with no φ to place.
 //
 // An object qualifies when every access to it is a plain load or store at
 // a constant offset (no address, atomic, volatile or CO-RE access), the
@@ -125,15 +125,24 @@ func promoteSlots(f *ir.Func, _ *passCtx) {
 			}
 			switch {
 			case in.Op == ir.OpLoad:
+				// The register holds the field as memory would: zero
+				// extended, so an unsigned load is a copy.
 				r := m[field{in.Off, int64(in.Size)}]
 				c := &ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(r), Pos: in.Pos, Note: in.Note}
-				if in.Size < 8 {
-					c = &ir.Instr{Op: ir.OpExt, Dst: in.Dst, A: ir.R(r), Bits: in.Size * 8, Signed: in.Signed, Pos: in.Pos, Note: in.Note}
+				if in.Size < 8 && in.Signed {
+					c = &ir.Instr{Op: ir.OpExt, Dst: in.Dst, A: ir.R(r), Bits: in.Size * 8, Signed: true, Pos: in.Pos, Note: in.Note}
 				}
 				out = append(out, c)
 			case !in.B.IsImm:
+				// Truncated as the store truncates: the verifier then
+				// sees the same bounded value the reload would give, and
+				// states that differ only above the field's width meet.
 				r := m[field{in.Off, int64(in.Size)}]
-				out = append(out, &ir.Instr{Op: ir.OpMov, Dst: r, A: in.B, Pos: in.Pos, Note: in.Note})
+				c := &ir.Instr{Op: ir.OpMov, Dst: r, A: in.B, Pos: in.Pos, Note: in.Note}
+				if in.Size < 8 {
+					c = &ir.Instr{Op: ir.OpExt, Dst: r, A: in.B, Bits: in.Size * 8, Pos: in.Pos, Note: in.Note}
+				}
+				out = append(out, c)
 			default:
 				fs, _ := covered(fieldsOf[in.Slot], in.Off, int64(in.Size))
 				for _, x := range fs {
