@@ -54,8 +54,9 @@ func valueWidths(f *ir.Func) widths {
 			w[p] = 64
 		}
 	}
-	// A counter in a loop grows by a bit a round: after a few rounds, a
-	// width that still grows goes to the most its operation can give.
+	// A counter in a loop grows by a bit a round: after a few rounds, an
+	// arithmetic result that still grows goes to the most its operation
+	// can give (copies follow their sources).
 	for round, changed := 0, true; changed; round++ {
 		changed = false
 		for _, b := range f.Blocks {
@@ -64,9 +65,9 @@ func valueWidths(f *ir.Func) widths {
 					continue
 				}
 				if n := min(defWidth(w, in), 64); n > w[in.Dst] {
-					if round >= 4 {
+					if round >= 4 && in.Op == ir.OpALU {
 						n = 64
-						if in.W32 && in.Op == ir.OpALU {
+						if in.W32 {
 							n = 32
 						}
 					}
