@@ -257,8 +257,40 @@ func preambleKey(path string, pre []byte, opts Options) hcache.Key {
 	// Relative include directories and file names resolve from the
 	// working directory.
 	cwd, _ := os.Getwd()
-	return hcache.NewKey("preamble", pre, []byte(filepath.Dir(path)), []byte(cwd), []byte(predefined(opts)),
+	return hcache.NewKey("preamble", commentFree(pre), []byte(filepath.Dir(path)), []byte(cwd), []byte(predefined(opts)),
 		[]byte(strings.Join(include.IncludePaths(opts.IncludeDirs), "\x00")), []byte(strings.Join(include.SysIncludePaths(opts.IncludeDirs), "\x00")))
+}
+
+// commentFree is the preamble as the key sees it: a line that holds only
+// comment becomes empty, or "/*" when it ends inside a block comment, and
+// every other line stays as it is. Files whose preambles differ only in
+// their licence and copyright comments share an entry; since every line
+// keeps its place and every line with code its columns, and a line's
+// comment state follows from the lines kept, the preprocessor reads the
+// same tokens at the same positions from both.
+func commentFree(pre []byte) []byte {
+	out := make([]byte, 0, len(pre))
+	inComment := false
+	for off := 0; off < len(pre); {
+		end := len(pre)
+		if nl := bytes.IndexByte(pre[off:], '\n'); nl >= 0 {
+			end = off + nl
+		}
+		line := pre[off:end]
+		code, open := stripLineComments(line, inComment)
+		inComment = open
+		switch {
+		case len(bytes.TrimSpace(code)) > 0 || bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte{'\\'}):
+			// Code, or a line spliced to the next (a // comment ending
+			// in a backslash swallows that line too): as it is.
+			out = append(out, line...)
+		case open:
+			out = append(out, "/*"...)
+		}
+		out = append(out, '\n')
+		off = end + 1
+	}
+	return out
 }
 
 // PreambleCache enables the preamble cache (with Options.Cache);

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,6 +176,32 @@ func TestPreambleErrors(t *testing.T) {
 	for _, state := range []string{"cold", "warm"} {
 		if _, err := Parse(main, Options{Cache: cache}); err == nil || err.Error() != want.Error() {
 			t.Errorf("%s: %v, want %v", state, err, want)
+		}
+	}
+}
+
+// TestCommentFreeKey: preambles that differ only in whole-line comments
+// share a key; a difference the preprocessor sees never does.
+func TestCommentFreeKey(t *testing.T) {
+	base := "// SPDX-License-Identifier: GPL-2.0\n/* Copyright (c) A */\n#include <a.h>\n#define X 1 /* one */\n"
+	for _, tc := range []struct {
+		other string
+		same  bool
+	}{
+		{"// SPDX-License-Identifier: MIT\n/* Copyright (c) Someone Else, 2024 */\n#include <a.h>\n#define X 1 /* one */\n", true},
+		{"\n\n#include <a.h>\n#define X 1 /* one */\n", true},
+		// A line more moves every position after it.
+		{"// SPDX\n\n\n#include <a.h>\n#define X 1 /* one */\n", false},
+		// The comment on a line with code is part of that line.
+		{"// SPDX\n/* C */\n#include <a.h>\n#define X 1 /* two */\n", false},
+		// A // comment ending in a backslash swallows the next line.
+		{"// SPDX \\\n/* C */\n#include <a.h>\n#define X 1 /* one */\n", false},
+		// A block comment left open hides the next line.
+		{"// SPDX\n/* C\n#include <a.h>\n#define X 1 /* one */\n", false},
+	} {
+		got := bytes.Equal(commentFree([]byte(base)), commentFree([]byte(tc.other)))
+		if got != tc.same {
+			t.Errorf("commentFree(%q) == commentFree(%q): %v, want %v", base, tc.other, got, tc.same)
 		}
 	}
 }
