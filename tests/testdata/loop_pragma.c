@@ -53,10 +53,13 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: w[[I]] += 1
 // CHECK-NEXT: if w[[I]] s< 3 goto -5 <[[L]]>
 // CHECK-NOT: goto
+// The unrolled copies of the third loop compute x + 1 once.
+// CHECK-NEXT: w[[X]] += 1
+// CHECK-NEXT: w0 += w[[X]]
+// CHECK-NOT: += 1
 // CHECK: w[[T:[0-9]]] *= 68
 // CHECK-NEXT: w0 += w[[T]]
 // CHECK-NEXT: r[[T]] = r[[X]]
-// CHECK-NEXT: w[[T]] += 1
 // CHECK-NEXT: w[[T]] *= 69
 // CHECK-NEXT: w0 += w[[T]]
 // CHECK-NEXT: exit
