@@ -265,7 +265,15 @@ func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOpera
 	op.inout = strings.Contains(c, "+")
 	op.constraint = strings.Trim(c, "=+&%")
 	switch op.constraint {
-	case "p", "g", "rm", "rmi", "ri":
+	case "g", "rmi", "ri":
+		if _, ok := fl.constVal(op.expr); ok && !output && !op.inout && isScalar(op.expr.Type()) && !isPtr(op.expr.Type()) {
+			// An integer constant that may be an immediate is one, as
+			// clang makes it (bpf_assert's "r1 = %[value]").
+			op.constraint = "i"
+			break
+		}
+		op.constraint = "r"
+	case "p", "rm":
 		// An address operand, or one that may be a register: BPF keeps
 		// them in registers (bpf_misc.h's __sink(x) is asm("" : "+g"(x))).
 		op.constraint = "r"
