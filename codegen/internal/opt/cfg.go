@@ -251,8 +251,9 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 }
 
 // threadDecidedBranches sends an edge of a branch straight on when it
-// enters a block that only copies registers and branches again on the same
-// values, and the first test already decides the second: the result of `a
+// enters a block that only copies registers and branches again, and that
+// second test is decided on the edge: by constants the first block set, or
+// because it tests the same values as the first test, which decides it: the result of `a
 // || b` tested once more after the chain (an inlined `return delta` then
 // `if (delta)`), or `if (x == 3) ... if (x != 3)` with nothing between.
 // The copies move to a block of their own on the threaded edge. The
@@ -279,7 +280,14 @@ func threadDecidedBranches(f *ir.Func) bool {
 			q.A, q.B = valueBefore(p, moves, b.A), valueBefore(p, moves, b.B)
 			taken, ok := impliedBranch(t, edge == &t.Then, &q)
 			if !ok {
-				continue
+				// Or p set what it tests to constants: `ip = NULL; if
+				// (short) goto out; ip = data + 14; out: if (!ip)`.
+				x, okA := constAfter(p, moves, b.A)
+				y, okB := constAfter(p, moves, b.B)
+				if !okA || !okB {
+					continue
+				}
+				taken = ir.EvalCond(b.Cond, b.W32, x, y)
 			}
 			to := b.Else
 			if taken {

@@ -63,6 +63,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	// A base register that is a copy, both defined once, is keyed as the
 	// register it copies: inlining passes arguments through such copies.
 	defs := defCounts(f)
+	widths := valueWidths(f)
 	copyOf := map[ir.Reg]ir.Reg{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
@@ -161,6 +162,20 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				for k := range st {
 					if k.slot == in.Slot || k.slot == nil && k.space == ir.SpaceStack {
 						delete(st, k)
+					}
+				}
+				// A load of what was just stored reads the register back
+				// when its value fits the store (propagateValues leaves a
+				// slot whose address a helper takes, like the byte
+				// bpf_skb_store_bytes reads, to this pass).
+				if !in.B.IsImm && !in.Volatile && in.Core == nil && !in.Slot.Volatile {
+					w := widths.of(in.B)
+					k := key{slot: in.Slot, off: in.Off, size: in.Size, space: in.Space}
+					if w <= 8*in.Size {
+						st[k] = in.B.Reg
+					}
+					if k.signed = true; w < 8*in.Size || in.Size == 8 {
+						st[k] = in.B.Reg
 					}
 				}
 			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:

@@ -96,6 +96,7 @@ var passes = []pass{
 	{name: "dce2", fn: eliminateDeadCode},
 	{name: "merge", fn: mergeStores},
 	{name: "cfg2", fn: simplifyCFG},
+	{name: "dce3", fn: eliminateDeadCode},
 	{name: "legalize", fn: legalize, required: true},
 	{name: "unreachable2", fn: removeUnreachable, required: true},
 }
@@ -128,6 +129,7 @@ var passOrder = []struct{ a, b, why string }{
 	{"values2", "cfg2", "simplifyCFG sees the branches propagation decided"},
 	{"values2", "legalize", "legalize runs after what could re-create what it removes"},
 	{"cfg2", "legalize", "legalize runs after what could re-create what it removes"},
+	{"cfg2", "dce3", "threading leaves the copies for the paths it bypassed dead"},
 	{"addrs", "loads2", "loads through folded addresses share base and offset"},
 	{"loads2", "unsign", "reused loads keep their extension; the reuse happens first"},
 	{"values2", "unsign", "the branches propagation decides are gone"},
