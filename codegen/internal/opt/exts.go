@@ -14,15 +14,61 @@ import (
 // The bound is flow-insensitive: a register's width is the largest any of
 // its definitions can produce (a least fixpoint from the definitions, since
 // the IR is not in SSA form), in bits of its unsigned 64-bit value.
+//
+// An extension of a register that only ever holds constants the extension
+// leaves as they are goes too, signed or not: `flags = c ? 1 : 0` joins
+// two constants and then converts the int to 64 bits.
 func dropExtensions(f *ir.Func, _ *passCtx) {
 	w := valueWidths(f)
+	consts := constDefs(f)
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op == ir.OpExt && !in.Signed && !in.A.IsImm && w.of(in.A) <= in.Bits {
+			if in.Op != ir.OpExt || in.A.IsImm {
+				continue
+			}
+			keep := in.Signed || w.of(in.A) > in.Bits
+			if cs, ok := consts[in.A.Reg]; keep && ok {
+				keep = false
+				for _, c := range cs {
+					if ir.EvalExt(c, in.Bits, in.Signed) != c {
+						keep = true
+					}
+				}
+			}
+			if !keep {
 				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
 			}
 		}
 	}
+}
+
+// constDefs lists, for each register every definition of which is a
+// constant, those constants.
+func constDefs(f *ir.Func) map[ir.Reg][]int64 {
+	m := map[ir.Reg][]int64{}
+	other := map[ir.Reg]bool{}
+	for _, p := range f.Params {
+		other[p] = true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			switch {
+			case in.Dst == 0:
+			case in.Op == ir.OpMov && in.A.IsImm:
+				if len(m[in.Dst]) < 16 {
+					m[in.Dst] = append(m[in.Dst], in.A.Imm)
+				} else {
+					other[in.Dst] = true
+				}
+			default:
+				other[in.Dst] = true
+			}
+		}
+	}
+	for r := range other {
+		delete(m, r)
+	}
+	return m
 }
 
 // widths holds each register's width in bits (0..64).

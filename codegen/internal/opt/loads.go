@@ -37,6 +37,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	type state struct {
 		st   map[key]ir.Reg
 		syms map[ir.Reg]symOff
+		imms map[key]int64 // slot bytes a constant store wrote
 	}
 	// Blocks in reverse postorder: a block starts with what holds at the
 	// end of every predecessor (the facts they agree on); a predecessor
@@ -85,7 +86,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	out := map[*ir.Block]*state{}
 	for i := len(order) - 1; i >= 0; i-- {
 		b := order[i]
-		st, syms := map[key]ir.Reg{}, map[ir.Reg]symOff{}
+		st, syms, imms := map[key]ir.Reg{}, map[ir.Reg]symOff{}, map[key]int64{}
 		if ps := predsOf[b]; b != f.Blocks[0] && len(ps) > 0 {
 			first := out[ps[0]]
 			if first != nil {
@@ -95,17 +96,26 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				for r, so := range first.syms {
 					syms[r] = so
 				}
+				for k, v := range first.imms {
+					imms[k] = v
+				}
 			}
 			for _, p := range ps[1:] {
 				o := out[p]
 				if o == nil {
 					clear(st)
 					clear(syms)
+					clear(imms)
 					break
 				}
 				for k, v := range st {
 					if w, ok := o.st[k]; !ok || w != v {
 						delete(st, k)
+					}
+				}
+				for k, v := range imms {
+					if w, ok := o.imms[k]; !ok || w != v {
+						delete(imms, k)
 					}
 				}
 				for r, so := range syms {
@@ -145,6 +155,11 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					kill(in.Dst)
 					continue
 				}
+				if v, ok := imms[k]; ok {
+					*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.Imm(v), Pos: in.Pos, Note: in.Note}
+					kill(in.Dst)
+					continue
+				}
 				kill(in.Dst)
 				if in.Dst != in.A.Reg || k.sym != "" || k.slot != nil {
 					st[k] = in.Dst
@@ -157,12 +172,24 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 			case ir.OpStore:
 				if in.Slot == nil {
 					clear(st)
+					clear(imms)
 					break
 				}
 				for k := range st {
 					if k.slot == in.Slot || k.slot == nil && k.space == ir.SpaceStack {
 						delete(st, k)
 					}
+				}
+				for k := range imms {
+					if k.slot == in.Slot {
+						delete(imms, k)
+					}
+				}
+				if in.B.IsImm && !in.Volatile && in.Core == nil && !in.Slot.Volatile {
+					k := key{slot: in.Slot, off: in.Off, size: in.Size, space: in.Space}
+					imms[k] = ir.EvalExt(in.B.Imm, 8*in.Size, false)
+					k.signed = true
+					imms[k] = ir.EvalExt(in.B.Imm, 8*in.Size, true)
 				}
 				// A load of what was just stored reads the register back
 				// when its value fits the store (propagateValues leaves a
@@ -180,11 +207,12 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				}
 			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:
 				clear(st)
+				clear(imms)
 			}
 			if in.Dst != 0 {
 				kill(in.Dst)
 			}
 		}
-		out[b] = &state{st, syms}
+		out[b] = &state{st, syms, imms}
 	}
 }
