@@ -49,11 +49,51 @@ func mergeTails(blocks []emitted, target []int) []emitted {
 				break
 			}
 		}
+		if !merged && mergeSameBranches(blocks, target) {
+			merged = true
+		}
 		if !merged {
 			break
 		}
+		// A block a merge left a bare jump is now its target's twin.
+		target = threadJumps(blocks)
 	}
 	return blocks
+}
+
+// mergeSameBranches makes a block that is another's twin (the same
+// instructions ending in the same test with the same successors) a jump to
+// it, as LLVM's branch folding does: BPF_KSYSCALL inlines one body for each
+// way of reading the arguments, and when the body reads none the two are
+// the same code. It reports whether it merged any.
+func mergeSameBranches(blocks []emitted, target []int) bool {
+	type sig struct {
+		then, els int
+		op        asm.OpCode
+		dst, src  asm.Register
+		imm       int64
+		n         int
+	}
+	first := map[sig]int{}
+	merged := false
+	for bi := range blocks {
+		b := &blocks[bi]
+		if bi == 0 || b.term == nil || b.term.kind != kBranch || noFallthrough(b) || !tailMergeable(&emitted{body: b.body, term: &minst{kind: kExit}}) {
+			continue
+		}
+		t := b.term.ins
+		k := sig{target[b.term.then], target[b.term.els], t.OpCode, t.Dst, t.Src, t.Constant, len(b.body)}
+		a, ok := first[k]
+		if !ok {
+			first[k] = bi
+			continue
+		}
+		if commonTail(blocks[a].body, b.body) == len(b.body) && a != bi {
+			b.body, b.term = nil, jumpTerm(b.term, a)
+			merged = true
+		}
+	}
+	return merged
 }
 
 // tailMergeable reports whether b ends in a jump or exit its body can be

@@ -142,16 +142,18 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r[[P:[0-9]]] = r[[D]]
 // CHECK-NEXT: r[[P]] += 14
 // CHECK-NEXT: if r[[P]] <= r[[E]] goto
-// CHECK-NEXT: r1 = 255
 // CHECK: r[[IP:[0-9]]] = r[[P]]{{$}}
 // CHECK-NEXT: r[[P]] += 20
-// CHECK-NEXT: if r[[P]] <= r[[E]] goto
-// CHECK: r[[H:[0-9]]] = *(u8 *)(r[[D]] + 14)
+// CHECK-NEXT: if r[[P]] > r[[E]] goto
+// CHECK-NEXT: r[[H:[0-9]]] = *(u8 *)(r[[D]] + 14)
 // CHECK-NEXT: r[[H]] <<= 60
 // CHECK-NEXT: r[[H]] >>= 60
 // CHECK-NEXT: w[[H]] <<= 2
-// CHECK-NEXT: if w[[H]] >= 20 goto
-// CHECK: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
+// CHECK-NEXT: if w[[H]] < 20 goto
+// CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
+// CHECK-NEXT: r[[T]] += r[[H]]
+// CHECK-NEXT: if r[[T]] > r[[E]] goto
+// CHECK-NEXT: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
 // CHECK-NEXT: *(u32 *)(r10 - 8) = r[[PR]]
 // CHECK-NEXT: r1 = map[proto_counts] ll
 // CHECK: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
@@ -167,9 +169,6 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r1 = map[port_counts] ll
 // CHECK: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
 // CHECK-NEXT: if w[[PT]] {{[!=]}}= 5888 goto
-// CHECK: r[[T:[0-9]]] = r[[IP]]
-// CHECK-NEXT: r[[T]] += r[[H]]
-// CHECK-NEXT: if r[[T]] > r[[E]] goto
 // CHECK: if w{{[0-9]}} != 17 goto
 // CHECK-NEXT: r[[IP]] += r[[H]]
 // CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
