@@ -222,29 +222,17 @@ func pointeeAlign(e cc.ExpressionNode) int {
 // decaysArray reports whether e names an array object that decays to a
 // pointer there: cc gives such an argument the pointer type already.
 func decaysArray(e cc.ExpressionNode) bool {
-	switch x := e.(type) {
+	switch x := stripParens(e).(type) {
 	case *cc.PostfixExpression:
-		switch x.Case {
-		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+		if x.Case == cc.PostfixExpressionSelect || x.Case == cc.PostfixExpressionPSelect {
 			f := x.Field()
 			return f != nil && f.Type().Kind() == cc.Array
-		case cc.PostfixExpressionPrimary:
-			return decaysArray(x.PrimaryExpression)
 		}
 	case *cc.PrimaryExpression:
-		switch x.Case {
-		case cc.PrimaryExpressionIdent:
+		if x.Case == cc.PrimaryExpressionIdent {
 			d, ok := x.ResolvedTo().(*cc.Declarator)
 			return ok && d.Type().Kind() == cc.Array
-		case cc.PrimaryExpressionExpr:
-			return decaysArray(x.ExpressionList)
 		}
-	case *cc.ExpressionList:
-		return x.ExpressionList == nil && decaysArray(x.AssignmentExpression)
-	case *cc.UnaryExpression:
-		return x.Case == cc.UnaryExpressionPostfix && decaysArray(x.PostfixExpression)
-	case *cc.CastExpression:
-		return x.Case == cc.CastExpressionUnary && decaysArray(x.UnaryExpression)
 	}
 	return false
 }
@@ -252,7 +240,7 @@ func decaysArray(e cc.ExpressionNode) bool {
 // castFromAlign looks through a cast or an & for the alignment of what
 // e's pointer was made from (1 when nothing is known).
 func castFromAlign(e cc.ExpressionNode) int {
-	switch x := e.(type) {
+	switch x := stripParens(e).(type) {
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast {
 			return pointeeAlign(x.CastExpression)
@@ -260,14 +248,6 @@ func castFromAlign(e cc.ExpressionNode) int {
 	case *cc.UnaryExpression:
 		if x.Case == cc.UnaryExpressionAddrof {
 			return objectAlign(x.CastExpression)
-		}
-	case *cc.PrimaryExpression:
-		if x.Case == cc.PrimaryExpressionExpr {
-			return castFromAlign(x.ExpressionList)
-		}
-	case *cc.ExpressionList:
-		if x.ExpressionList == nil {
-			return castFromAlign(x.AssignmentExpression)
 		}
 	}
 	return 1
@@ -284,24 +264,16 @@ func objectAlign(e cc.ExpressionNode) int {
 		}
 		return min(base, int(off&-off))
 	}
-	switch x := e.(type) {
+	switch x := stripParens(e).(type) {
 	case *cc.PostfixExpression:
-		switch x.Case {
-		case cc.PostfixExpressionPSelect:
-			if f := x.Field(); f != nil && !f.IsBitfield() {
-				return within(pointeeAlign(x.PostfixExpression), fieldOffset(f))
-			}
-		case cc.PostfixExpressionSelect:
-			if f := x.Field(); f != nil && !f.IsBitfield() {
-				return within(objectAlign(x.PostfixExpression), fieldOffset(f))
-			}
-		case cc.PostfixExpressionIndex:
-			base, el := x.PostfixExpression, x.Type()
-			sz := typeSize(el)
-			if sz <= 0 {
-				break
-			}
-			ba := pointeeAlign(base)
+		f := x.Field()
+		switch {
+		case x.Case == cc.PostfixExpressionPSelect && f != nil && !f.IsBitfield():
+			return within(pointeeAlign(x.PostfixExpression), fieldOffset(f))
+		case x.Case == cc.PostfixExpressionSelect && f != nil && !f.IsBitfield():
+			return within(objectAlign(x.PostfixExpression), fieldOffset(f))
+		case x.Case == cc.PostfixExpressionIndex && typeSize(x.Type()) > 0:
+			sz, ba := typeSize(x.Type()), pointeeAlign(x.PostfixExpression)
 			switch v := x.ExpressionList.Value().(type) {
 			case cc.Int64Value:
 				return within(ba, int64(v)*sz)
@@ -309,27 +281,10 @@ func objectAlign(e cc.ExpressionNode) int {
 				return within(ba, int64(v)*sz)
 			}
 			return within(ba, sz)
-		case cc.PostfixExpressionPrimary:
-			return objectAlign(x.PrimaryExpression)
-		}
-	case *cc.PrimaryExpression:
-		if x.Case == cc.PrimaryExpressionExpr {
-			return objectAlign(x.ExpressionList)
-		}
-	case *cc.ExpressionList:
-		if x.ExpressionList == nil {
-			return objectAlign(x.AssignmentExpression)
 		}
 	case *cc.UnaryExpression:
-		if x.Case == cc.UnaryExpressionPostfix {
-			return objectAlign(x.PostfixExpression)
-		}
 		if x.Case == cc.UnaryExpressionDeref {
 			return pointeeAlign(x.CastExpression)
-		}
-	case *cc.CastExpression:
-		if x.Case == cc.CastExpressionUnary {
-			return objectAlign(x.UnaryExpression)
 		}
 	}
 	return align(e.Type())
