@@ -78,7 +78,7 @@ func mergeSameBranches(blocks []emitted, target []int) bool {
 	merged := false
 	for bi := range blocks {
 		b := &blocks[bi]
-		if bi == 0 || b.term == nil || b.term.kind != kBranch || noFallthrough(b) || !tailMergeable(&emitted{body: b.body, term: &minst{kind: kExit}}) {
+		if bi == 0 || b.term == nil || b.term.kind != kBranch || noFallthrough(b) || !movableBody(b.body) {
 			continue
 		}
 		t := b.term.ins
@@ -88,7 +88,7 @@ func mergeSameBranches(blocks []emitted, target []int) bool {
 			first[k] = bi
 			continue
 		}
-		if commonTail(blocks[a].body, b.body) == len(b.body) && a != bi {
+		if commonTail(blocks[a].body, b.body) == len(b.body) {
 			b.body, b.term = nil, jumpTerm(b.term, a)
 			merged = true
 		}
@@ -99,10 +99,19 @@ func mergeSameBranches(blocks []emitted, target []int) bool {
 // tailMergeable reports whether b ends in a jump or exit its body can be
 // moved before: no inline asm jump inside it, which counts in instructions.
 func tailMergeable(b *emitted) bool {
-	if b.term == nil || b.term.kind != kJump && b.term.kind != kExit || noFallthrough(b) || len(b.body) == 0 {
+	if b.term == nil || b.term.kind != kJump && b.term.kind != kExit || noFallthrough(b) {
 		return false
 	}
-	for _, o := range b.body {
+	return movableBody(b.body)
+}
+
+// movableBody reports whether body can be shared by blocks: it holds
+// instructions and no inline asm jump among them.
+func movableBody(body []outInsn) bool {
+	if len(body) == 0 {
+		return false
+	}
+	for _, o := range body {
 		if op := o.ins.OpCode; op.Class().IsJump() && op.JumpOp() != asm.Call {
 			return false
 		}

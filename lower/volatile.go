@@ -29,32 +29,18 @@ func objectVolatile(d *cc.Declarator) bool {
 // is volatile by e's syntax: e is a cast to a pointer to volatile, or a
 // parameter declared as one.
 func pointeeVolatile(e cc.ExpressionNode) bool {
-	for {
-		switch x := e.(type) {
-		case *cc.PrimaryExpression:
-			switch x.Case {
-			case cc.PrimaryExpressionExpr:
-				e = x.ExpressionList
-				continue
-			case cc.PrimaryExpressionIdent:
-				d, ok := x.ResolvedTo().(*cc.Declarator)
-				// Only a parameter keeps the specifiers' volatile on
-				// its declarator (see above).
-				return ok && d.IsParam() && d.IsVolatile() && d.Pointer != nil && d.Pointer.Pointer == nil
-			}
-		case *cc.ExpressionList:
-			if x.ExpressionList == nil {
-				e = x.AssignmentExpression
-				continue
-			}
-		case *cc.CastExpression:
-			if x.Case != cc.CastExpressionCast || x.TypeName == nil {
-				return false
-			}
-			return castPointeeVolatile(x.TypeName)
+	switch x := stripParens(e).(type) {
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionIdent {
+			d, ok := x.ResolvedTo().(*cc.Declarator)
+			// Only a parameter keeps the specifiers' volatile on its
+			// declarator (see above).
+			return ok && d.IsParam() && d.IsVolatile() && d.Pointer != nil && d.Pointer.Pointer == nil
 		}
-		return false
+	case *cc.CastExpression:
+		return x.Case == cc.CastExpressionCast && x.TypeName != nil && castPointeeVolatile(x.TypeName)
 	}
+	return false
 }
 
 // castPointeeVolatile reports whether type name tn is a pointer to a

@@ -253,13 +253,15 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 // threadDecidedBranches sends an edge of a branch straight on when it
 // enters a block that only copies registers and branches again, and that
 // second test is decided on the edge: by constants the first block set, or
-// because it tests the same values as the first test, which decides it: the result of `a
-// || b` tested once more after the chain (an inlined `return delta` then
-// `if (delta)`), or `if (x == 3) ... if (x != 3)` with nothing between.
+// by the first test itself when both compare the same values (the result
+// of `a || b` tested once more after the chain, an inlined `return delta`
+// then `if (delta)`; `if (x == 3) ... if (x != 3)` with nothing between).
+// (threadConstBranches does the constant case for a jump, whose copies can
+// stay in the jumping block.)
 // The copies move to a block of their own on the threaded edge. The
 // verifier then walks one test instead of two on that path.
 func threadDecidedBranches(f *ir.Func) bool {
-	changed := false
+	changed, added := false, false
 	for _, p := range f.Blocks {
 		t := p.Term()
 		if t == nil || t.Op != ir.OpBranch || t.Then == t.Else {
@@ -304,13 +306,13 @@ func threadDecidedBranches(f *ir.Func) bool {
 				}
 				nb.Instrs = append(nb.Instrs, &ir.Instr{Op: ir.OpJump, Then: to, Pos: b.Pos})
 				f.Blocks = append(f.Blocks, nb)
-				to = nb
+				to, added = nb, true
 			}
 			*edge, changed = to, true
 		}
-		if changed {
-			renumber(f)
-		}
+	}
+	if added {
+		renumber(f)
 	}
 	return changed
 }

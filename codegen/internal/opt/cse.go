@@ -302,8 +302,8 @@ func (s *availSet) transfer(ins *ir.Instr, seq int, rewrite bool) bool {
 	if ins.Op == ir.OpMov && !ins.A.IsImm {
 		mov = s.canon(ins.A).Reg
 	}
-	if isExpr {
-		if h, ok := s.exprs[k]; ok && h.r == d && (k.op != ir.OpSymAddr || ins.Off == h.off) {
+	if h, ok := s.exprs[k]; isExpr && ok {
+		if h.r == d && (k.op != ir.OpSymAddr || ins.Off == h.off) {
 			// d holds the value already: the unrolled copies of a loop
 			// each set the register of a φ (`p = &a->times`) to it
 			// again. The copy of d into itself is dead.
@@ -312,7 +312,7 @@ func (s *availSet) transfer(ins *ir.Instr, seq int, rewrite bool) bool {
 			}
 			return rewrite
 		}
-		if h, ok := s.exprs[k]; ok && h.r != d && (k.op != ir.OpSymAddr || seq-h.seq <= maxSymAge && ins.Off-h.off == int64(int32(ins.Off-h.off))) {
+		if h.r != d && (k.op != ir.OpSymAddr || seq-h.seq <= maxSymAge && ins.Off-h.off == int64(int32(ins.Off-h.off))) {
 			if delta := ins.Off - h.off; k.op == ir.OpSymAddr && delta != 0 {
 				// Another offset of the same global: r + delta, the base
 				// staying the one available register.

@@ -185,24 +185,26 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 						delete(imms, k)
 					}
 				}
-				if in.B.IsImm && !in.Volatile && in.Core == nil && !in.Slot.Volatile {
-					k := key{slot: in.Slot, off: in.Off, size: in.Size, space: in.Space}
-					imms[k] = ir.EvalExt(in.B.Imm, 8*in.Size, false)
-					k.signed = true
-					imms[k] = ir.EvalExt(in.B.Imm, 8*in.Size, true)
+				// A load of what was just stored is the constant stored, or
+				// the register when its value fits the store
+				// (propagateValues leaves a slot whose address a helper
+				// takes, like the byte bpf_skb_store_bytes reads, to this
+				// pass).
+				if in.Volatile || in.Core != nil || in.Slot.Volatile {
+					break
 				}
-				// A load of what was just stored reads the register back
-				// when its value fits the store (propagateValues leaves a
-				// slot whose address a helper takes, like the byte
-				// bpf_skb_store_bytes reads, to this pass).
-				if !in.B.IsImm && !in.Volatile && in.Core == nil && !in.Slot.Volatile {
-					w := widths.of(in.B)
-					k := key{slot: in.Slot, off: in.Off, size: in.Size, space: in.Space}
-					if w <= 8*in.Size {
-						st[k] = in.B.Reg
-					}
-					if k.signed = true; w < 8*in.Size || in.Size == 8 {
-						st[k] = in.B.Reg
+				unsigned := key{slot: in.Slot, off: in.Off, size: in.Size, space: in.Space}
+				signed := unsigned
+				signed.signed = true
+				if in.B.IsImm {
+					imms[unsigned] = ir.EvalExt(in.B.Imm, 8*in.Size, false)
+					imms[signed] = ir.EvalExt(in.B.Imm, 8*in.Size, true)
+					break
+				}
+				if w := widths.of(in.B); w <= 8*in.Size {
+					st[unsigned] = in.B.Reg
+					if w < 8*in.Size || in.Size == 8 {
+						st[signed] = in.B.Reg
 					}
 				}
 			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:
