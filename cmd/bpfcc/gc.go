@@ -15,7 +15,7 @@ import (
 // So the collector stays off until the heap reaches gcFromHeap, then runs
 // with GOGC=gcPercent; the soft memory limit is a safety net.
 const (
-	gcFromHeap = 64 << 20
+	gcFromHeap = 128 << 20
 	gcPercent  = 400
 	gcLimit    = 1 << 30
 )
@@ -24,12 +24,16 @@ const (
 // collector's settings (--load sets its own).
 var compileGCOff atomic.Bool
 
-// compileGC sets the collector up for a compile, unless GOGC is set.
-func compileGC() {
+// compileGC sets the collector up for a compile, unless GOGC is set;
+// with compiling, the heap is backed by huge pages first (hugeHeap).
+func compileGC(compiling bool) {
 	if os.Getenv("GOGC") != "" {
 		return
 	}
 	debug.SetGCPercent(-1)
+	if compiling {
+		hugeHeap()
+	}
 	debug.SetMemoryLimit(gcFromHeap)
 	// The first collection, forced by the limit, finds the sentinel
 	// unreachable and runs its finalizer, which turns the collector on.

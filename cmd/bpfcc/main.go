@@ -44,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// --load turns the collector back on once it starts running the
 	// program.
-	compileGC()
+	compileGC(!strings.HasSuffix(cfg.input, ".o"))
 	if cfg.load {
 		return runLoad(cfg, stdout, stderr)
 	}
