@@ -274,13 +274,16 @@ func threadDecidedBranches(f *ir.Func) bool {
 				continue
 			}
 			b, moves := s.Instrs[n-1], s.Instrs[:n-1]
-			if b.Op != ir.OpBranch || b.Note != "" || b.Unroll != 0 || b.W32 != t.W32 ||
+			if b.Op != ir.OpBranch || b.Note != "" || b.Unroll != 0 ||
 				slices.ContainsFunc(moves, func(in *ir.Instr) bool { return in.Op != ir.OpMov }) {
 				continue
 			}
-			q := *b
-			q.A, q.B = valueBefore(p, moves, b.A), valueBefore(p, moves, b.B)
-			taken, ok := impliedBranch(t, edge == &t.Then, &q)
+			taken, ok := false, false
+			if b.W32 == t.W32 {
+				q := *b
+				q.A, q.B = valueBefore(p, moves, b.A), valueBefore(p, moves, b.B)
+				taken, ok = impliedBranch(t, edge == &t.Then, &q)
+			}
 			if !ok {
 				// Or p set what it tests to constants: `ip = NULL; if
 				// (short) goto out; ip = data + 14; out: if (!ip)`.
