@@ -42,10 +42,15 @@ type move struct{ dst, src int }
 type allocator struct {
 	f    *Func
 	k, n int
-	// adjSet is the interference matrix, n×n bits; over maxAdjMatrix
-	// registers adjMap holds the edges instead (u<<32|v, u < v).
+	// adjSet is the interference matrix, n×n bits. Over maxAdjMatrix
+	// registers the graph is sparse: adjMap holds the edges while build
+	// adds them (u<<32|v, u < v), then the adjacency lists answer alone,
+	// with preAdj (K×n bits) for the edges of precoloured nodes, which
+	// keep no list.
 	adjSet   []uint64
 	adjMap   map[uint64]struct{}
+	sparse   bool
+	preAdj   []uint64
 	adjList  [][]int
 	degree   []int
 	moveList [][]int
@@ -66,6 +71,13 @@ type allocator struct {
 	// seen and epoch mark the neighbours conservative has counted.
 	seen  []uint32
 	epoch uint32
+	// edges counts the edges added, for tests: coalescing must not copy
+	// adjacency quadratically.
+	edges int
+	// nbr and nbrEpoch mark the neighbours of the node combine merges
+	// into, on a sparse graph.
+	nbr      []uint32
+	nbrEpoch uint32
 }
 
 const infDegree = math.MaxInt32 / 2
@@ -78,8 +90,12 @@ type Preference []int
 // is safe. pref orders the colours tried for each register.
 func Allocate(f *Func, pref Preference) Result {
 	a := &allocator{f: f, k: f.K, n: f.N}
+	return a.run(pref)
+}
+
+func (a *allocator) run(pref Preference) Result {
 	if pref == nil {
-		for i := 0; i < f.K; i++ {
+		for i := 0; i < a.k; i++ {
 			pref = append(pref, i)
 		}
 	}
@@ -107,6 +123,8 @@ func (a *allocator) build() {
 		a.adjSet = make([]uint64, (n*n+63)/64)
 	} else {
 		a.adjMap = map[uint64]struct{}{}
+		a.preAdj = make([]uint64, (a.k*n+63)/64)
+		a.nbr = make([]uint32, n)
 	}
 	a.adjList = make([][]int, n)
 	a.degree = make([]int, n)
@@ -181,6 +199,9 @@ func (a *allocator) build() {
 			a.state[r] = stSimplify // placeholder, fixed in makeWorklist
 		}
 	}
+	if a.adjMap != nil {
+		a.adjMap, a.sparse = nil, true
+	}
 }
 
 // maxAdjMatrix bounds the registers whose interference is a bit matrix
@@ -195,7 +216,24 @@ func adjKey(u, v int) uint64 {
 }
 
 func (a *allocator) adj(u, v int) bool {
-	if a.adjMap != nil {
+	switch {
+	case a.sparse:
+		if u < a.k || v < a.k {
+			return a.preAdjHas(u, v)
+		}
+		// Scan the shorter list: every edge of a node that keeps a list
+		// is in it (with neighbours since coalesced, which never match a
+		// node still standing).
+		if len(a.adjList[v]) < len(a.adjList[u]) {
+			u, v = v, u
+		}
+		for _, t := range a.adjList[u] {
+			if t == v {
+				return true
+			}
+		}
+		return false
+	case a.adjMap != nil:
 		_, ok := a.adjMap[adjKey(u, v)]
 		return ok
 	}
@@ -203,9 +241,24 @@ func (a *allocator) adj(u, v int) bool {
 	return a.adjSet[i/64]&(1<<(uint(i)%64)) != 0
 }
 
+// preAdjHas reports an edge of a precoloured node (u or v below K).
+func (a *allocator) preAdjHas(u, v int) bool {
+	if u >= a.k {
+		u, v = v, u
+	}
+	i := u*a.n + v
+	return a.preAdj[i/64]&(1<<(uint(i)%64)) != 0
+}
+
 func (a *allocator) setAdj(u, v int) {
-	if a.adjMap != nil {
-		a.adjMap[adjKey(u, v)] = struct{}{}
+	if a.preAdj != nil {
+		if u < a.k {
+			i := u*a.n + v
+			a.preAdj[i/64] |= 1 << (uint(i) % 64)
+		}
+		if !a.sparse {
+			a.adjMap[adjKey(u, v)] = struct{}{}
+		}
 		return
 	}
 	i := u*a.n + v
@@ -216,6 +269,12 @@ func (a *allocator) addEdge(u, v int) {
 	if u == v || a.adj(u, v) {
 		return
 	}
+	a.newEdge(u, v)
+}
+
+// newEdge records the edge u–v, which is not in the graph yet.
+func (a *allocator) newEdge(u, v int) {
+	a.edges++
 	a.setAdj(u, v)
 	a.setAdj(v, u)
 	if a.state[u] != stPrecolored {
@@ -322,11 +381,19 @@ func (a *allocator) enableMoves(r int) {
 	})
 }
 
+// getAlias returns the node r was coalesced into. It shortens the chain it
+// walked to one step: a long function coalesces thousands of moves into
+// one chain, and walking it for every neighbour was 4e8 steps in a
+// 5,000-line body.
 func (a *allocator) getAlias(r int) int {
-	for a.state[r] == stCoalesced {
-		r = a.alias[r]
+	root := r
+	for a.state[root] == stCoalesced {
+		root = a.alias[root]
 	}
-	return r
+	for r != root {
+		r, a.alias[r] = a.alias[r], root
+	}
+	return root
 }
 
 func (a *allocator) addWorkList(u int) {
@@ -348,8 +415,9 @@ func (a *allocator) conservative(u, v int) bool {
 	a.epoch++
 	k := 0
 	for _, r := range [2]int{u, v} {
+		a.dropStale(r)
 		for _, t := range a.adjList[r] {
-			if s := a.state[t]; s == stSelect || s == stCoalesced || a.seen[t] == a.epoch {
+			if a.seen[t] == a.epoch {
 				continue
 			}
 			a.seen[t] = a.epoch
@@ -361,6 +429,24 @@ func (a *allocator) conservative(u, v int) bool {
 		}
 	}
 	return true
+}
+
+// dropStale removes from the list of r, a node still in the graph, the
+// neighbours that have left it: simplified ones (on the select stack, so
+// coloured after r) and coalesced ones (their alias is in the list too,
+// added when they were combined). No walk of r's list looks at either, so
+// only the walks' cost changes: in a long function a node's list fills
+// with thousands of them.
+func (a *allocator) dropStale(r int) {
+	l := a.adjList[r]
+	j := 0
+	for _, t := range l {
+		if s := a.state[t]; s != stSelect && s != stCoalesced {
+			l[j] = t
+			j++
+		}
+	}
+	a.adjList[r] = l[:j]
 }
 
 func (a *allocator) coalesce() {
@@ -381,6 +467,13 @@ func (a *allocator) coalesce() {
 		a.addWorkList(u)
 		a.addWorkList(v)
 	case a.canCombine(u, v):
+		// Merge the node with fewer neighbours into the other: combine
+		// copies v's edges to u, and a chain of moves in a long function
+		// (one variable's copies) otherwise copied the whole chain's
+		// growing list at each link, quadratic in time and memory.
+		if a.state[u] != stPrecolored && len(a.adjList[v]) > len(a.adjList[u]) {
+			u, v = v, u
+		}
 		a.moveState[id] = mvCoalesced
 		a.combine(u, v)
 		a.addWorkList(u)
@@ -420,10 +513,30 @@ func (a *allocator) combine(u, v int) {
 	a.alias[v] = u
 	a.moveList[u] = append(a.moveList[u], a.moveList[v]...)
 	a.enableMoves(v)
-	a.adjacent(v, func(t int) {
-		a.addEdge(t, u)
-		a.decrementDegree(t)
-	})
+	if !a.sparse {
+		a.adjacent(v, func(t int) {
+			a.addEdge(t, u)
+			a.decrementDegree(t)
+		})
+	} else {
+		// The same edges, tested against marks on u's neighbours instead
+		// of a scan per neighbour: a chain of coalesced moves in a long
+		// function merges nodes of thousands of neighbours, thousands of
+		// times.
+		a.nbrEpoch++
+		if a.state[u] != stPrecolored {
+			for _, t := range a.adjList[u] {
+				a.nbr[t] = a.nbrEpoch
+			}
+		}
+		a.adjacent(v, func(t int) {
+			if t != u && a.nbr[t] != a.nbrEpoch && (a.state[u] != stPrecolored || !a.preAdjHas(u, t)) {
+				a.nbr[t] = a.nbrEpoch
+				a.newEdge(t, u)
+			}
+			a.decrementDegree(t)
+		})
+	}
 	if a.degree[u] >= a.k && a.state[u] == stFreeze {
 		a.setState(u, stSpill)
 	}

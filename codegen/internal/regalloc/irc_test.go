@@ -196,3 +196,61 @@ func TestWorksetAndLiveSet(t *testing.T) {
 		}
 	}
 }
+
+// chainFunc is a value live through a long function and copied at each of
+// m links, beside a temporary that is copied too: the shape that made a
+// 5,000-line body quadratic. Each link is a block of its own, in program
+// order, so the allocator takes the moves first to last; each copy of the
+// long-lived value merges with the chain so far, whose neighbours are the
+// temporaries of the links to come (move-related, so not yet simplified).
+func chainFunc(m int) *Func {
+	const k = 4
+	long := k
+	x := func(i int) int { return k + 1 + 3*i }
+	tmp := func(i int) int { return k + 2 + 3*i }
+	cp := func(i int) int { return k + 3 + 3*i }
+	blocks := []Block{{Insns: []Insn{{Defs: []int{long}}}, Succs: []int{1}}}
+	for i := 0; i < m; i++ {
+		blocks = append(blocks, Block{Insns: []Insn{
+			{Uses: []int{long}, Defs: []int{x(i)}, Move: true},
+			{Defs: []int{tmp(i)}},
+			{Uses: []int{x(i), tmp(i)}},
+			{Uses: []int{tmp(i)}, Defs: []int{cp(i)}, Move: true},
+			{Uses: []int{cp(i)}},
+		}, Succs: []int{i + 2}})
+	}
+	blocks = append(blocks, Block{Insns: []Insn{{Uses: []int{long}}}})
+	return &Func{K: k, N: k + 1 + 3*m, Blocks: blocks}
+}
+
+// TestCoalesceChainStaysLinear: coalescing the chain adds edges in
+// proportion to the chain, not to its square (merging the larger node into
+// the smaller copied the whole list at each link: m²/2 edges), on the
+// sparse graph and the matrix alike.
+func TestCoalesceChainStaysLinear(t *testing.T) {
+	const m = 2000
+	for _, sparse := range []bool{false, true} {
+		saved := maxAdjMatrix
+		if sparse {
+			maxAdjMatrix = 0
+		}
+		f := chainFunc(m)
+		a := &allocator{f: f, k: f.K, n: f.N}
+		res := a.run(nil)
+		maxAdjMatrix = saved
+		if len(res.Spilled) != 0 {
+			t.Fatalf("sparse=%v: spilled %v", sparse, res.Spilled)
+		}
+		verify(t, f, res.Color)
+		if a.edges > 20*m {
+			t.Errorf("sparse=%v: %d edges added for a chain of %d links, want at most %d", sparse, a.edges, m, 20*m)
+		}
+	}
+}
+
+func BenchmarkAllocateChain(b *testing.B) {
+	f := chainFunc(5000)
+	for b.Loop() {
+		Allocate(f, nil)
+	}
+}
