@@ -22,8 +22,11 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 		return
 	}
 	type key struct {
-		a      ir.Reg
-		slot   *ir.Slot
+		a    ir.Reg
+		slot *ir.Slot
+		// idx is a stackIndex's expr: an element of a slot no call can
+		// write, indexed by a register.
+		idx    string
 		sym    string
 		off    int64
 		size   int
@@ -65,6 +68,45 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	// register it copies: inlining passes arguments through such copies.
 	defs := defCounts(f)
 	widths := valueWidths(f)
+	taint, escaped := slotTaint(f)
+	indexer := newStackIndexer(f, defs)
+	indexed := map[string]stackIndex{} // idx key -> the address (off 0)
+	// stackKey is the key of an access through a stackIndex address of a
+	// slot that does not escape, or ok false.
+	stackKey := func(in *ir.Instr) (key, bool) {
+		if in.Slot != nil || in.A.IsImm || in.Volatile || in.Core != nil {
+			return key{}, false
+		}
+		x, ok := indexer.of(in.A.Reg)
+		if !ok || escaped[x.slot] {
+			return key{}, false
+		}
+		x.off += in.Off
+		k := key{slot: x.slot, idx: x.expr, off: x.off, size: in.Size, signed: in.Signed, space: in.Space}
+		x.off = 0
+		indexed[x.expr] = x
+		return k, true
+	}
+	// at is the address of an indexed key.
+	at := func(k key) stackIndex {
+		x := indexed[k.idx]
+		x.off = k.off
+		return x
+	}
+	// keepIndexed drops st and imms entries except indexed ones whose slot
+	// keep allows.
+	keepIndexed := func(st map[key]ir.Reg, imms map[key]int64, keep func(*ir.Slot) bool) {
+		for k := range st {
+			if k.idx == "" || !keep(k.slot) {
+				delete(st, k)
+			}
+		}
+		for k := range imms {
+			if k.idx == "" || !keep(k.slot) {
+				delete(imms, k)
+			}
+		}
+	}
 	copyOf := map[ir.Reg]ir.Reg{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
@@ -128,8 +170,13 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 		kill := func(r ir.Reg) {
 			delete(syms, r)
 			for k, v := range st {
-				if k.a == r && k.sym == "" && k.slot == nil || v == r {
+				if k.a == r && k.sym == "" && k.slot == nil || v == r || k.idx != "" && indexed[k.idx].leaf == r {
 					delete(st, k)
+				}
+			}
+			for k := range imms {
+				if k.idx != "" && indexed[k.idx].leaf == r {
+					delete(imms, k)
 				}
 			}
 		}
@@ -140,12 +187,14 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					break
 				}
 				var k key
-				if in.Slot != nil {
+				if sk, ok := stackKey(in); ok {
+					k = sk
+				} else if in.Slot != nil {
 					// A stack object a helper filled: propagateValues
 					// knows nothing of its bytes.
 					k = key{slot: in.Slot, off: in.Off, size: in.Size, signed: in.Signed, space: in.Space}
 				} else {
-					k = key{canon(in.A.Reg), nil, "", in.Off, in.Size, in.Signed, in.Space}
+					k = key{a: canon(in.A.Reg), off: in.Off, size: in.Size, signed: in.Signed, space: in.Space}
 				}
 				if so, ok := syms[in.A.Reg]; ok && in.Slot == nil {
 					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
@@ -161,7 +210,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					continue
 				}
 				kill(in.Dst)
-				if in.Dst != in.A.Reg || k.sym != "" || k.slot != nil {
+				if (in.Dst != in.A.Reg || k.sym != "" || k.slot != nil) && (k.idx == "" || indexed[k.idx].leaf != in.Dst) {
 					st[k] = in.Dst
 				}
 				continue
@@ -170,9 +219,44 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				syms[in.Dst] = symOff{in.Sym, in.Off}
 				continue
 			case ir.OpStore:
+				if sk, ok := stackKey(in); ok {
+					// An element of an array only indexed stores reach:
+					// it overwrites what it may overlap, and then holds
+					// the value stored.
+					x := at(sk)
+					for k := range st {
+						if k.slot == sk.slot && (k.idx == "" || !x.disjoint(in.Size, at(k), k.size)) || k.slot == nil && k.space == ir.SpaceStack {
+							delete(st, k)
+						}
+					}
+					for k := range imms {
+						if k.slot == sk.slot && (k.idx == "" || !x.disjoint(in.Size, at(k), k.size)) {
+							delete(imms, k)
+						}
+					}
+					unsigned := sk
+					unsigned.signed = false
+					signed := unsigned
+					signed.signed = true
+					if in.B.IsImm {
+						imms[unsigned] = ir.EvalExt(in.B.Imm, 8*in.Size, false)
+						imms[signed] = ir.EvalExt(in.B.Imm, 8*in.Size, true)
+					} else if w := widths.of(in.B); w <= 8*in.Size && in.B.Reg != indexed[sk.idx].leaf {
+						st[unsigned] = in.B.Reg
+						if w < 8*in.Size || in.Size == 8 {
+							st[signed] = in.B.Reg
+						}
+					}
+					break
+				}
 				if in.Slot == nil {
-					clear(st)
-					clear(imms)
+					// Through any other pointer: it may reach only the
+					// slots its register may point into.
+					var may map[*ir.Slot]bool
+					if !in.A.IsImm {
+						may = taint[in.A.Reg]
+					}
+					keepIndexed(st, imms, func(s *ir.Slot) bool { return !may[s] })
 					break
 				}
 				for k := range st {
@@ -207,7 +291,11 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 						st[signed] = in.B.Reg
 					}
 				}
-			case ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:
+			case ir.OpCall, ir.OpCallFunc:
+				// A call cannot reach a slot whose address never escapes.
+				keepIndexed(st, imms, func(*ir.Slot) bool { return true })
+			case ir.OpAtomic, ir.OpAsm:
+				// (asm may address the stack through r10.)
 				clear(st)
 				clear(imms)
 			}

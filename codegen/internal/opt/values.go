@@ -68,13 +68,20 @@ func newValueAnalysis(f *ir.Func) *valueAnalysis {
 // escapes computes which slots each register may point into
 // (flow-insensitively) and which slots escape.
 func (va *valueAnalysis) escapes() {
-	va.taint = map[ir.Reg]map[*ir.Slot]bool{}
-	va.escaped = map[*ir.Slot]bool{}
+	va.taint, va.escaped = slotTaint(va.f)
+}
+
+// slotTaint returns, flow-insensitively, the slots each register may point
+// into, and the slots whose address escapes: stored to memory, passed to a
+// call or asm, returned, or accessed volatile (and volatile slots).
+func slotTaint(f *ir.Func) (taint map[ir.Reg]map[*ir.Slot]bool, escaped map[*ir.Slot]bool) {
+	taint = map[ir.Reg]map[*ir.Slot]bool{}
+	escaped = map[*ir.Slot]bool{}
 	add := func(d ir.Reg, s *ir.Slot) bool {
-		m := va.taint[d]
+		m := taint[d]
 		if m == nil {
 			m = map[*ir.Slot]bool{}
-			va.taint[d] = m
+			taint[d] = m
 		}
 		if m[s] {
 			return false
@@ -84,7 +91,7 @@ func (va *valueAnalysis) escapes() {
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, b := range va.f.Blocks {
+		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
 				switch in.Op {
 				case ir.OpFrameAddr:
@@ -92,7 +99,7 @@ func (va *valueAnalysis) escapes() {
 				case ir.OpMov, ir.OpALU, ir.OpNeg, ir.OpExt, ir.OpBswap:
 					for _, o := range []ir.Operand{in.A, in.B} {
 						if !o.IsImm {
-							for s := range va.taint[o.Reg] {
+							for s := range taint[o.Reg] {
 								changed = add(in.Dst, s) || changed
 							}
 						}
@@ -103,17 +110,17 @@ func (va *valueAnalysis) escapes() {
 	}
 	esc := func(o ir.Operand) {
 		if !o.IsImm {
-			for s := range va.taint[o.Reg] {
-				va.escaped[s] = true
+			for s := range taint[o.Reg] {
+				escaped[s] = true
 			}
 		}
 	}
-	for _, s := range va.f.Slots {
+	for _, s := range f.Slots {
 		if s != nil && s.Volatile {
-			va.escaped[s] = true
+			escaped[s] = true
 		}
 	}
-	for _, b := range va.f.Blocks {
+	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			switch in.Op {
 			case ir.OpStore:
@@ -133,12 +140,13 @@ func (va *valueAnalysis) escapes() {
 			// tracked, and a write nothing reads is kept.
 			if in.Volatile && (in.Op == ir.OpLoad || in.Op == ir.OpStore) {
 				if in.Slot != nil {
-					va.escaped[in.Slot] = true
+					escaped[in.Slot] = true
 				}
 				esc(in.A)
 			}
 		}
 	}
+	return taint, escaped
 }
 
 func (va *valueAnalysis) tracked(s *ir.Slot) bool { return s != nil && !va.escaped[s] }
