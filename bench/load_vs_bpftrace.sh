@@ -12,8 +12,9 @@
 # installed -- lets the tool run 200 ms, sends SIGINT and waits for it to
 # print and exit. Peak RSS comes from /usr/bin/time -v. Runs alternate
 # between the tools so that drift in machine load affects both alike. Also
-# shown: bpfcc loading a precompiled .o (the no-compile floor) and bpfcc -v's
-# own "attached ... since start" figure.
+# shown: bpfcc loading a precompiled .o (the no-compile floor) and, from
+# runs of their own (-v also fetches every verifier log), bpfcc -v's
+# "attached ... since start" figure, which counts from process start.
 #
 # Needs root, go, gcc, bpftrace, python3 and GNU time (/usr/bin/time).
 set -euo pipefail
@@ -117,16 +118,23 @@ def run(cmd):
     m = re.search(r"attached \d+ program\(s\) in ([0-9.]+) ms since start", err)
     return attached, detach, rss, float(m.group(1)) if m else None
 
+# The compared runs are bpfcc's default mode, as bpftrace runs in its own;
+# -v (which also fetches and prints every verifier log) runs apart, for its
+# own time-to-attached figure.
 tools = {
-    "bpfcc": [f"{work}/bpfcc", "--load", "process", f"{work}/count_calls.c", "-x", binpath, "-p", str(pid), "-v"],
-    "bpfcc .o": [f"{work}/bpfcc", "--load", "process", f"{work}/count_calls.o", "-x", binpath, "-p", str(pid), "-v"],
+    "bpfcc": [f"{work}/bpfcc", "--load", "process", f"{work}/count_calls.c", "-x", binpath, "-p", str(pid)],
+    "bpfcc .o": [f"{work}/bpfcc", "--load", "process", f"{work}/count_calls.o", "-x", binpath, "-p", str(pid)],
     "bpftrace": ["bpftrace", "-e", f"uprobe:{binpath}:process /pid == {pid}/ {{ @calls[pid] = count(); }}"],
 }
-res = {k: [] for k in tools}
-for name, cmd in tools.items():  # warm-up: page cache, first-run costs
+verbose = {
+    "bpfcc -v": tools["bpfcc"] + ["-v"],
+    "bpfcc .o -v": tools["bpfcc .o"] + ["-v"],
+}
+res = {k: [] for k in list(tools) + list(verbose)}
+for name, cmd in list(tools.items()) + list(verbose.items()):  # warm-up: page cache, first-run costs
     run(cmd)
 for i in range(runs):
-    for name, cmd in tools.items():
+    for name, cmd in list(tools.items()) + list(verbose.items()):
         res[name].append(run(cmd))
 
 def col(name, i):
@@ -142,8 +150,8 @@ for label, i in rows:
     conv = (lambda x: x / 1024) if i == 2 else (lambda x: x)
     cells = [fmt([conv(x) for x in col(n, i)]) for n in tools]
     print(f"{label:28} " + " ".join(f"{c:>26}" for c in cells))
-v = [x for x in col("bpfcc", 3) if x is not None]
-vo = [x for x in col("bpfcc .o", 3) if x is not None]
+v = [x for x in col("bpfcc -v", 3) if x is not None]
+vo = [x for x in col("bpfcc .o -v", 3) if x is not None]
 if v:
     print(f"{'bpfcc -v attached (ms)':28} {fmt(v):>26} {fmt(vo):>26}")
 for tool, n in resent.items():

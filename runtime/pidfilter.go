@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
@@ -397,8 +398,54 @@ func (f *treeFilter) describe() string {
 	return fmt.Sprintf("process filter: PID %d and every process it starts (uprobes attached for all processes; %s check a PID set that a sched/sched_process_fork program extends in the kernel)", f.root, strings.Join(f.progs, ", "))
 }
 
-// descendantsOf lists the running descendants of pid, from /proc.
+// descendantsOf lists the running descendants of pid, from /proc: down
+// the tree through each process's children files, or, where the kernel
+// has none (CONFIG_PROC_CHILDREN), by the parent of every process. (The
+// scan read a stat file per process on the machine: 4 ms of a 22 ms
+// --load here.)
 func descendantsOf(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		cs, ok := childrenOf(p)
+		if !ok {
+			return descendantsByScan(pid)
+		}
+		out = append(out, cs...)
+		queue = append(queue, cs...)
+	}
+	return out
+}
+
+// childrenOf lists pid's children from the children file of each of its
+// threads (a child's parent is the thread that forked it); ok is false
+// when the kernel has no such files. A process gone meanwhile has none.
+func childrenOf(pid int) (children []int, ok bool) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return nil, true
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, e := os.Stat(fmt.Sprintf("/proc/%d/task/%s", pid, t.Name())); e == nil {
+				return nil, false // the thread is there, its children file is not
+			}
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				children = append(children, c)
+			}
+		}
+	}
+	return children, true
+}
+
+// descendantsByScan is descendantsOf from every process's parent.
+func descendantsByScan(pid int) []int {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil

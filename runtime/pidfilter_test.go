@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -191,5 +193,35 @@ func TestNothingCollectedUnmapped(t *testing.T) {
 	want := fmt.Sprintf("process %d does not map %s", idle.Process.Pid, bin)
 	if !strings.Contains(errb.String(), "nothing collected: the probes never fired") || !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr = %q, want the reason %q", errb.String(), want)
+	}
+}
+
+// TestDescendantsMatchScan: the walk down the children files finds the
+// processes the scan of every process's parent finds, nested ones too.
+func TestDescendantsMatchScan(t *testing.T) {
+	tree := exec.Command("sh", "-c", "(sleep 30 & wait) & sleep 30 & wait")
+	if err := tree.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		for _, p := range descendantsByScan(tree.Process.Pid) {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+		tree.Process.Kill()
+		tree.Wait()
+	}()
+	root := tree.Process.Pid
+	for deadline := time.Now().Add(30 * time.Second); len(descendantsByScan(root)) < 3; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tree did not start: %v", descendantsByScan(root))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	want := descendantsByScan(root)
+	got := descendantsOf(root)
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("descendantsOf(%d) = %v, the scan finds %v", root, got, want)
 	}
 }

@@ -492,3 +492,14 @@ char LICENSE[] SEC("license") = "GPL";
 		}
 	})
 }
+
+// TestProcessStartBeforeInit: -v's time to attached counts from before
+// package init, by the main thread's CPU time so far (never zero: the
+// runtime and every package's init ran on it).
+func TestProcessStartBeforeInit(t *testing.T) {
+	now := time.Now()
+	d := now.Sub(processStart(now))
+	if d <= 0 || d > time.Minute {
+		t.Errorf("processStart is %v before now, want a positive CPU time under a minute", d)
+	}
+}
