@@ -6,7 +6,8 @@ import "bytes"
 // it includes. libbpf's bpf_helper_defs.h declares some two hundred helpers
 // with their documentation, which name most of the kernel's records: taken
 // whole it triples what a program keeps of vmlinux.h. So in headers,
-// comments do not count, and a helper declaration
+// comments, forward declarations (`struct tcp_sock;`) and parameter names
+// do not count, and a helper declaration
 // (`static T (*[const] NAME)(PARAMS) = ...;`) contributes the records its
 // parameters point to only when NAME is a root itself, as a call or a
 // macro that calls it makes it. A root missed this way costs a compile with the whole header
@@ -39,6 +40,10 @@ func scanHeader(src []byte, roots map[string]bool) []helperDecl {
 		for k, x := range t {
 			switch {
 			case !x.ident || x.text == s.name:
+			case k > 0 && k+1 < len(t) && (t[k+1].text == "," || t[k+1].text == ")") && (t[k-1].text == "*" || t[k-1].ident):
+				// A parameter's name (`struct bpf_xfrm_state
+				// *xfrm_state,`) refers to nothing, but as a root it
+				// named the kernel's struct xfrm_state and its closure.
 			case k > 0 && k+1 < len(t) && (t[k-1].text == "struct" || t[k-1].text == "union") && t[k+1].text == "*":
 				h.idents = append(h.idents, x.text)
 			default:
@@ -47,6 +52,7 @@ func scanHeader(src []byte, roots map[string]bool) []helperDecl {
 		}
 		helpers = append(helpers, h)
 	}
+	src = blankForwardDecls(src)
 	prev := 0
 	for _, s := range spans {
 		scanCodeIdents(src[prev:s.start], add)
@@ -54,6 +60,26 @@ func scanHeader(src []byte, roots map[string]bool) []helperDecl {
 	}
 	scanCodeIdents(src[prev:], add)
 	return helpers
+}
+
+// blankForwardDecls blanks the tag of each `struct X;` or `union X;`:
+// such a declaration needs no definition, and bpf_helper_defs.h opens
+// with one for every record a helper names (struct tcp_sock, struct inode,
+// ...), which as roots kept those records and their closures whole.
+func blankForwardDecls(src []byte) []byte {
+	t := scanTokens(src)
+	out := src
+	for k := 0; k+2 < len(t); k++ {
+		if (t[k].text == "struct" || t[k].text == "union") && t[k+1].ident && t[k+2].text == ";" {
+			if &out[0] == &src[0] {
+				out = bytes.Clone(src)
+			}
+			for i := t[k+1].off; i < t[k+1].off+len(t[k+1].text); i++ {
+				out[i] = ' '
+			}
+		}
+	}
+	return out
 }
 
 // addHelperRoots adds the identifiers of the helpers whose name is a root,

@@ -40,3 +40,31 @@ const char *s = "http://x"; int after_string;
 		t.Errorf("helpers %q", names)
 	}
 }
+
+// TestScanHeaderSkipsNonReferences: a forward declaration (`struct
+// tcp_sock;`, as bpf_helper_defs.h opens with one per record) and a
+// helper parameter's name (`*xfrm_state`) name no record the program
+// needs whole; the records a definition or a used helper's parameter
+// names still are roots.
+func TestScanHeaderSkipsNonReferences(t *testing.T) {
+	hdr := []byte(`struct tcp_sock;
+union fwd_union;
+struct defined { struct member_rec *m; };
+static long (* const bpf_used)(struct bpf_xfrm_state *xfrm_state, __u32 size, void *) = (void *) 66;
+static inline int peek(struct peeked *p) { return p->field; }
+`)
+	roots := map[string]bool{}
+	helpers := scanHeader(hdr, roots)
+	roots["bpf_used"] = true
+	addHelperRoots(helpers, roots)
+	for _, want := range []string{"defined", "member_rec", "bpf_xfrm_state", "__u32", "peeked", "field"} {
+		if !roots[want] {
+			t.Errorf("%s is not a root", want)
+		}
+	}
+	for _, gone := range []string{"tcp_sock", "fwd_union", "xfrm_state", "size"} {
+		if roots[gone] {
+			t.Errorf("%s is a root", gone)
+		}
+	}
+}
