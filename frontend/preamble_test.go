@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -37,6 +38,12 @@ func toks(src string) []ptok {
 	for _, t := range scanTokens([]byte(src)) {
 		r = append(r, ptok{text: t.text, ident: t.ident, file: "f.h", line: 1, col: t.off + 1})
 	}
+	// scanTokens skips numbers; cc's tokens, which classifyDecl sees, have
+	// them.
+	for _, m := range regexp.MustCompile(`\b[0-9][0-9a-zA-Z]*`).FindAllStringIndex(src, -1) {
+		i := sort.Search(len(r), func(i int) bool { return r[i].col-1 > m[0] })
+		r = slices.Insert(r, i, ptok{text: src[m[0]:m[1]], file: "f.h", line: 1, col: m[0] + 1})
+	}
 	return r
 }
 
@@ -57,7 +64,8 @@ func TestClassifyDecl(t *testing.T) {
 		{"extern int v;", "v", false},
 		{"extern int k(void) __attribute__((section(\".ksyms\")));", "", true},
 		{"static long (* const helper)(void *m, const void *k) = (void *) 1;", "helper", false},
-		{"static long (*mutable)(void *m) = (void *) 1;", "", true},
+		{"static long (*old_helper)(void *m) = (void *) 1;", "old_helper", false},
+		{"static long (*fp)(void *m) = other_fn;", "", true},
 		{"static inline __attribute__((always_inline)) int g(u32 x) { return x; }", "g", false},
 		{"int global_fn(u32 x) { return x; }", "", true},
 		{"int counter;", "", true},

@@ -269,7 +269,7 @@ specifiers:
 			}
 			end++
 		}
-		name, fn, constFnPtr := declaratorName(t[i:end])
+		name, fn, fnPtr := declaratorName(t[i:end])
 		if name == "" {
 			keepAll()
 			return
@@ -286,8 +286,11 @@ specifiers:
 		case fn:
 			// A prototype.
 		case isExtern && !hasInit:
-		case isStatic && constFnPtr:
-			// libbpf's helper declarations: never in the object.
+		case isStatic && fnPtr && hasInit && helperInit(t[end+1:]):
+			// libbpf's helper declarations, `static T (*[const]
+			// NAME)(...) = (void *) N;`: never in the object. (Before
+			// libbpf 1.2 the pointer is not const: all 211 of 1.1's
+			// stayed in every reduced preamble.)
 		default:
 			prunable = false
 		}
@@ -318,6 +321,23 @@ specifiers:
 	}
 }
 
+// helperInit reports whether t, after a declarator's '=', is a helper
+// number: `(void *) N` up to the ',' or ';'.
+func helperInit(t []ptok) bool {
+	want := []string{"(", "void", "*", ")"}
+	if len(t) < len(want)+2 {
+		return false
+	}
+	for k, w := range want {
+		if t[k].text != w {
+			return false
+		}
+	}
+	n := t[len(want)]
+	end := t[len(want)+1].text
+	return !n.ident && n.text != "" && n.text[0] >= '0' && n.text[0] <= '9' && (end == ";" || end == ",")
+}
+
 // enumerators returns the constants an enum body declares.
 func enumerators(body []ptok) []string {
 	var r []string
@@ -339,18 +359,14 @@ func enumerators(body []ptok) []string {
 }
 
 // declaratorName returns the identifier a declarator declares, whether it
-// declares a function, and whether it is a constant function pointer
-// (`(* const NAME)(...)`). Grouping parentheses are entered; a parameter
+// declares a function, and whether it is a function pointer
+// (`(*[const] NAME)(...)`). Grouping parentheses are entered; a parameter
 // list ends the search.
-func declaratorName(t []ptok) (name string, fn, constFnPtr bool) {
-	ptrConst := false
+func declaratorName(t []ptok) (name string, fn, fnPtr bool) {
 	for i := 0; i < len(t); i++ {
 		x := t[i].text
 		switch {
-		case x == "*":
-			ptrConst = false
-		case x == "const" || x == "__const":
-			ptrConst = i > 0 && t[i-1].text == "*"
+		case x == "*", x == "const", x == "__const":
 		case qualifierWords[x] || x == "_Atomic":
 		case (isAttributeKeyword(x) || isAsmKeyword(x)) && i+1 < len(t) && t[i+1].text == "(":
 			i = matchFwd(t, i+1)
@@ -370,7 +386,7 @@ func declaratorName(t []ptok) (name string, fn, constFnPtr bool) {
 			}
 			fn = k == i+1 && k < len(t) && t[k].text == "("
 			grouped := k > i+1 && k < len(t) && t[k].text == "("
-			return name, fn, grouped && ptrConst
+			return name, fn, grouped
 		default:
 			return "", false, false
 		}
