@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	"modernc.org/cc/v4"
 
@@ -1161,7 +1162,16 @@ func (d *pdec) bytes(n int) []byte {
 
 func (d *pdec) at() at { return at{d.str(), d.int()} }
 
-func (d *pdec) str() string { return string(d.bytes(d.count())) }
+// str returns the next string without copying it: an entry's strings (a
+// third of a warm compile's decoding) share the buffer Get read, which
+// nothing writes to afterwards.
+func (d *pdec) str() string {
+	b := d.bytes(d.count())
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
 
 func (d *pdec) strs() []string {
 	n := d.count()
