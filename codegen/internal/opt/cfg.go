@@ -195,6 +195,9 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 		if threadDecidedBranches(f) {
 			changed = true
 		}
+		if decideConstBranches(f) {
+			changed = true
+		}
 		for _, b := range f.Blocks {
 			t := b.Term()
 			if t != nil && t.Op == ir.OpBranch && t.Then == t.Else {
@@ -247,6 +250,61 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 			changed = true
 		}
 		removeUnreachable(f, c)
+	}
+}
+
+// decideConstBranches turns a branch whose operands are constants into a
+// jump, a register counting as its constant when a constant move is its only
+// definition. Passes after foldConstants leave such registers: when a
+// threaded path drops the other definitions of a flag (`off = 0; if (vlan)
+// off = 14; ... if (!off)`, the vlan path threaded past the test), its one
+// `mov 0` is left, and the test with it.
+func decideConstBranches(f *ir.Func) bool {
+	defs := defCounts(f)
+	consts := map[ir.Reg]int64{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMov && in.A.IsImm && defs[in.Dst] == 1 {
+				consts[in.Dst] = in.A.Imm
+			}
+		}
+	}
+	value := func(o ir.Operand) (int64, bool) {
+		if o.IsImm {
+			return o.Imm, true
+		}
+		v, ok := consts[o.Reg]
+		return v, ok
+	}
+	changed := false
+	for _, b := range f.Blocks {
+		t := b.Term()
+		if t == nil || t.Op != ir.OpBranch || t.Then == t.Else || t.Unroll != 0 {
+			continue
+		}
+		x, okA := value(t.A)
+		y, okB := value(t.B)
+		if !okA || !okB {
+			continue
+		}
+		to := t.Else
+		if ir.EvalCond(t.Cond, t.W32, x, y) {
+			to = t.Then
+		}
+		*t = ir.Instr{Op: ir.OpJump, Then: to, Pos: t.Pos, Note: t.Note}
+		changed = true
+	}
+	return changed
+}
+
+// decideBranches is decideConstBranches after the last threading and
+// dead-code elimination, which leave a flag with one constant definition
+// (see there), then drops what the decided branches made unreachable or
+// dead.
+func decideBranches(f *ir.Func, c *passCtx) {
+	if decideConstBranches(f) {
+		removeUnreachable(f, c)
+		eliminateDeadCode(f, c)
 	}
 }
 

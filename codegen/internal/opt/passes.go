@@ -97,6 +97,7 @@ var passes = []pass{
 	{name: "merge", fn: mergeStores},
 	{name: "cfg2", fn: simplifyCFG},
 	{name: "dce3", fn: eliminateDeadCode},
+	{name: "decide", fn: decideBranches},
 	{name: "legalize", fn: legalize, required: true},
 	{name: "unreachable2", fn: removeUnreachable, required: true},
 }
@@ -130,6 +131,8 @@ var passOrder = []struct{ a, b, why string }{
 	{"values2", "legalize", "legalize runs after what could re-create what it removes"},
 	{"cfg2", "legalize", "legalize runs after what could re-create what it removes"},
 	{"cfg2", "dce3", "threading leaves the copies for the paths it bypassed dead"},
+	{"dce3", "decide", "a flag's other definitions are gone once the paths that made them are"},
+	{"decide", "legalize", "legalize runs after what could re-create what it removes"},
 	{"addrs", "loads2", "loads through folded addresses share base and offset"},
 	{"loads2", "unsign", "reused loads keep their extension; the reuse happens first"},
 	{"values2", "unsign", "the branches propagation decides are gone"},
