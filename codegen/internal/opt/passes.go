@@ -98,6 +98,7 @@ var passes = []pass{
 	{name: "cfg2", fn: simplifyCFG},
 	{name: "dce3", fn: eliminateDeadCode},
 	{name: "decide", fn: decideBranches},
+	{name: "memmoves", fn: orderMemmoves},
 	{name: "legalize", fn: legalize, required: true},
 	{name: "unreachable2", fn: removeUnreachable, required: true},
 }
@@ -133,6 +134,8 @@ var passOrder = []struct{ a, b, why string }{
 	{"cfg2", "dce3", "threading leaves the copies for the paths it bypassed dead"},
 	{"dce3", "decide", "a flag's other definitions are gone once the paths that made them are"},
 	{"decide", "legalize", "legalize runs after what could re-create what it removes"},
+	{"addrs2", "memmoves", "a memmove's two sides share the base register once addresses are folded"},
+	{"memmoves", "legalize", "legalize runs after what could re-create what it removes"},
 	{"addrs", "loads2", "loads through folded addresses share base and offset"},
 	{"loads2", "unsign", "reused loads keep their extension; the reuse happens first"},
 	{"values2", "unsign", "the branches propagation decides are gone"},
