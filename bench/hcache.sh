@@ -17,13 +17,9 @@ runs=${1:-11}
 clang=${CLANG:-clang-19}
 command -v "$clang" >/dev/null || { echo "hcache.sh: $clang not installed" >&2; exit 1; }
 command -v perf >/dev/null || { echo "hcache.sh: perf not installed (apt-get install linux-perf)" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-if [ -n "${BPFCC:-}" ]; then
-	cp "$BPFCC" "$tmp/bpfcc"
-else
-	go build -o "$tmp/bpfcc" ./cmd/bpfcc
-fi
+. bench/lib.sh
+bench_tmp
+bench_bpfcc
 
 cp tests/testdata/xdp_parse_counts.c "$tmp/xdp.c"
 printf 'char LICENSE[] __attribute__((section("license"), used)) = "GPL";\n' >"$tmp/empty.c"

@@ -17,13 +17,9 @@ runs=${1:-5}
 clang=${CLANG:-clang-19}
 command -v "$clang" >/dev/null || { echo "scale.sh: $clang not installed" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "scale.sh: GNU time (/usr/bin/time) not installed" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-if [ -n "${BPFCC:-}" ]; then
-	cp "$BPFCC" "$tmp/bpfcc"
-else
-	go build -o "$tmp/bpfcc" ./cmd/bpfcc
-fi
+. bench/lib.sh
+bench_tmp
+bench_bpfcc
 
 cp bench/testdata/nested3x16.c "$tmp/nested.c"
 cp bench/testdata/loops64.c "$tmp/loops64.c"

@@ -68,11 +68,11 @@ func scanHeader(src []byte, roots map[string]bool) []helperDecl {
 // ...), which as roots kept those records and their closures whole.
 func blankForwardDecls(src []byte) []byte {
 	t := scanTokens(src)
-	out := src
+	out, cloned := src, false
 	for k := 0; k+2 < len(t); k++ {
 		if (t[k].text == "struct" || t[k].text == "union") && t[k+1].ident && t[k+2].text == ";" {
-			if &out[0] == &src[0] {
-				out = bytes.Clone(src)
+			if !cloned {
+				out, cloned = bytes.Clone(src), true // src is the caller's
 			}
 			for i := t[k+1].off; i < t[k+1].off+len(t[k+1].text); i++ {
 				out[i] = ' '

@@ -260,15 +260,7 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 // off = 14; ... if (!off)`, the vlan path threaded past the test), its one
 // `mov 0` is left, and the test with it.
 func decideConstBranches(f *ir.Func) bool {
-	defs := defCounts(f)
-	consts := map[ir.Reg]int64{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpMov && in.A.IsImm && defs[in.Dst] == 1 {
-				consts[in.Dst] = in.A.Imm
-			}
-		}
-	}
+	consts := singleDefConsts(f, defCounts(f))
 	value := func(o ir.Operand) (int64, bool) {
 		if o.IsImm {
 			return o.Imm, true
@@ -287,11 +279,7 @@ func decideConstBranches(f *ir.Func) bool {
 		if !okA || !okB {
 			continue
 		}
-		to := t.Else
-		if ir.EvalCond(t.Cond, t.W32, x, y) {
-			to = t.Then
-		}
-		*t = ir.Instr{Op: ir.OpJump, Then: to, Pos: t.Pos, Note: t.Note}
+		decideBranch(t, x, y)
 		changed = true
 	}
 	return changed

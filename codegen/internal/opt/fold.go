@@ -23,19 +23,36 @@ func defCounts(f *ir.Func) map[ir.Reg]int {
 	return n
 }
 
+// singleDefConsts maps each register whose only definition (by defs) is a
+// constant move to the constant.
+func singleDefConsts(f *ir.Func, defs map[ir.Reg]int) map[ir.Reg]int64 {
+	consts := map[ir.Reg]int64{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMov && in.A.IsImm && defs[in.Dst] == 1 {
+				consts[in.Dst] = in.A.Imm
+			}
+		}
+	}
+	return consts
+}
+
+// decideBranch turns branch in, whose operands hold a and b, into a jump
+// to the arm it takes.
+func decideBranch(in *ir.Instr, a, b int64) {
+	to := in.Else
+	if ir.EvalCond(in.Cond, in.W32, a, b) {
+		to = in.Then
+	}
+	*in = ir.Instr{Op: ir.OpJump, Then: to, Pos: in.Pos, Note: in.Note}
+}
+
 // foldConstants propagates constants (within blocks, and globally for
 // registers whose only definition is a constant move), folds operations on
 // constants and simple identities, and decides constant branches.
 func foldConstants(f *ir.Func, _ *passCtx) {
 	defs := defCounts(f)
-	global := map[ir.Reg]int64{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpMov && in.A.IsImm && defs[in.Dst] == 1 {
-				global[in.Dst] = in.A.Imm
-			}
-		}
-	}
+	global := singleDefConsts(f, defs)
 	for _, b := range f.Blocks {
 		known := map[ir.Reg]int64{}
 		lookup := func(r ir.Reg) (int64, bool) {
@@ -199,11 +216,7 @@ func foldInstr(in *ir.Instr) {
 		}
 	case ir.OpBranch:
 		if in.A.IsImm && in.B.IsImm {
-			t := in.Else
-			if ir.EvalCond(in.Cond, in.W32, in.A.Imm, in.B.Imm) {
-				t = in.Then
-			}
-			*in = ir.Instr{Op: ir.OpJump, Then: t, Pos: in.Pos, Note: in.Note}
+			decideBranch(in, in.A.Imm, in.B.Imm)
 		} else if in.A.IsImm {
 			in.A, in.B, in.Cond = in.B, in.A, in.Cond.Mirror()
 		}
