@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"sort"
 	"strings"
@@ -171,18 +170,18 @@ func attachOne(prog *ebpf.Program, p attachPoint, opts *Options, pid int, execs 
 	case kindLSM:
 		return link.AttachLSM(link.LSMOptions{Program: prog})
 	case kindXDP, kindTC:
-		ifc, err := net.InterfaceByName(opts.Iface)
+		index, err := interfaceIndex(opts.Iface)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrNoInterface, opts.Iface, err)
 		}
 		if p.kind == kindXDP {
-			return link.AttachXDP(link.XDPOptions{Program: prog, Interface: ifc.Index})
+			return link.AttachXDP(link.XDPOptions{Program: prog, Interface: index})
 		}
 		at := ebpf.AttachTCXIngress
 		if p.egress {
 			at = ebpf.AttachTCXEgress
 		}
-		return link.AttachTCX(link.TCXOptions{Program: prog, Interface: ifc.Index, Attach: at})
+		return link.AttachTCX(link.TCXOptions{Program: prog, Interface: index, Attach: at})
 	}
 	return nil, fmt.Errorf("%w: %s", ErrSection, p.kind)
 }
