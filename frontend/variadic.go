@@ -245,7 +245,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		if s.deps.takeVmlinux() {
 			// Each compile includes and prunes it for itself; the
 			// entry needs its typedef names.
-			ix = vmlinuxIndex(s.cache, b)
+			ix = vmlinuxIndex(s.cache, name, b)
 			s.deps.vmlinux, s.deps.typedefs = name, ix.typedefNames()
 		} else {
 			s.deps.veto = "vmlinux.h is included, but not as the first line"
@@ -254,7 +254,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	if s.vmlinux != nil && isVmlinux(b) {
 		s.vmlinux.headerPath, s.vmlinux.header = name, b
 		if ix == nil {
-			ix = vmlinuxIndex(s.cache, b)
+			ix = vmlinuxIndex(s.cache, name, b)
 		}
 		b = ix.prune(b, s.vmlinux.get(), name)
 		*s.pruned = true

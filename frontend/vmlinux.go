@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 
 	"github.com/bpfcc/bpfcc/include"
@@ -299,9 +298,55 @@ type vmlinuxRoots struct {
 	header     []byte
 }
 
-var (
-	includeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]`) })
-)
+// scanIncludes calls fn with the delimiter ('<' or '"') and the name of
+// each line that matches (?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"],
+// as that regexp would find them, without one: the regexp was half of
+// finding a CO-RE program's roots (bpf_helper_defs.h alone is 300 KB).
+func scanIncludes(src []byte, fn func(delim byte, name []byte)) {
+	for p := 0; p < len(src); {
+		if delim, name, n := includeAt(src[p:]); n > 0 {
+			fn(delim, name)
+			p += n
+		}
+		nl := bytes.IndexByte(src[p:], '\n')
+		if nl < 0 {
+			return
+		}
+		p += nl + 1
+	}
+}
+
+// includeAt matches an include line at the start of s; n is the length
+// of the match, 0 if there is none.
+func includeAt(s []byte) (delim byte, name []byte, n int) {
+	blanks := func(i int) int {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		return i
+	}
+	i := blanks(0)
+	if i == len(s) || s[i] != '#' {
+		return 0, nil, 0
+	}
+	i = blanks(i + 1)
+	if !bytes.HasPrefix(s[i:], []byte("include")) {
+		return 0, nil, 0
+	}
+	i = blanks(i + len("include"))
+	if i == len(s) || s[i] != '<' && s[i] != '"' {
+		return 0, nil, 0
+	}
+	delim, i = s[i], i+1
+	j := i
+	for j < len(s) && s[j] != '>' && s[j] != '"' {
+		j++
+	}
+	if j == i || j == len(s) {
+		return 0, nil, 0
+	}
+	return delim, s[i:j], j + 1
+}
 
 // scanIdents calls fn with every match of [A-Za-z_][A-Za-z0-9_]* in src,
 // as a regexp would find them, without one.
@@ -337,13 +382,13 @@ func (v *vmlinuxRoots) get() map[string]bool {
 			} else {
 				helpers = append(helpers, scanHeader(src, v.roots)...)
 			}
-			for _, m := range includeRE().FindAllSubmatch(src, -1) {
+			scanIncludes(src, func(delim byte, name []byte) {
 				dirs := v.dirs
-				if string(m[1]) == `"` {
+				if delim == '"' {
 					dirs = append([]string{filepath.Dir(file)}, dirs...)
 				}
 				for _, dir := range dirs {
-					p := filepath.Join(dir, string(m[2]))
+					p := filepath.Join(dir, string(name))
 					if seen[p] {
 						break
 					}
@@ -360,7 +405,7 @@ func (v *vmlinuxRoots) get() map[string]bool {
 					}
 					break
 				}
-			}
+			})
 		}
 		visit(v.path, v.src)
 		addHelperRoots(helpers, v.roots)

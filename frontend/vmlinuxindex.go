@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/bpfcc/bpfcc/frontend/hcache"
 )
@@ -404,11 +406,11 @@ func (ix *vindex) matches(src []byte) bool {
 
 // vmlinuxIndex returns src's index from the cache, or splits src and
 // stores the index.
-func vmlinuxIndex(c *hcache.Cache, src []byte) *vindex {
+func vmlinuxIndex(c *hcache.Cache, name string, src []byte) *vindex {
 	if c == nil {
 		return newVindex(src)
 	}
-	key := hcache.NewKey("vmlinux-index", src)
+	key := vindexKey(name, src, time.Now())
 	if b, ok := c.Get(key); ok {
 		if ix, err := decodeVindex(b, len(src)); err == nil && ix.matches(src) {
 			return ix
@@ -418,4 +420,28 @@ func vmlinuxIndex(c *hcache.Cache, src []byte) *vindex {
 	ix := newVindex(src)
 	c.Put(key, ix.encode())
 	return ix
+}
+
+// settled is how long a file must have been left alone before its
+// identity (path, inode, size, times) stands for its content. Time stamps
+// come from a coarse clock, and a file written while it is being read
+// could pair a new identity with old bytes (git's "racily clean" problem).
+const settled = 2 * time.Second
+
+// vindexKey names src's index: by the identity of the file it was read
+// from, as the preamble's dependencies are checked, when the file has
+// settled; by its content otherwise. Hashing the 3 MB of a vmlinux.h was
+// 2% of a warm CO-RE compile.
+func vindexKey(name string, src []byte, now time.Time) hcache.Key {
+	st, ok := statOf(name)
+	abs, err := filepath.Abs(name)
+	if !ok || err != nil || st.size != int64(len(src)) || now.Sub(time.Unix(0, max(st.mtime, st.ctime))) < settled {
+		return hcache.NewKey("vmlinux-index", src)
+	}
+	var id [32]byte
+	binary.LittleEndian.PutUint64(id[0:], uint64(st.size))
+	binary.LittleEndian.PutUint64(id[8:], uint64(st.mtime))
+	binary.LittleEndian.PutUint64(id[16:], uint64(st.ctime))
+	binary.LittleEndian.PutUint64(id[24:], uint64(st.ino))
+	return hcache.NewKey("vmlinux-index-file", []byte(abs), id[:])
 }

@@ -2,9 +2,12 @@ package frontend
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bpfcc/bpfcc/frontend/hcache"
 )
@@ -97,7 +100,7 @@ func TestVmlinuxIndexCache(t *testing.T) {
 	src := []byte(miniVmlinux)
 	want := newVindex(src)
 	for range 2 {
-		if got := vmlinuxIndex(c, src); !reflect.DeepEqual(got, want) {
+		if got := vmlinuxIndex(c, "no-such-vmlinux.h", src); !reflect.DeepEqual(got, want) {
 			t.Fatalf("cached index differs")
 		}
 	}
@@ -106,10 +109,44 @@ func TestVmlinuxIndexCache(t *testing.T) {
 	}
 	key := hcache.NewKey("vmlinux-index", src)
 	c.Put(key, []byte("garbage"))
-	if got := vmlinuxIndex(c, src); !reflect.DeepEqual(got, want) {
+	if got := vmlinuxIndex(c, "no-such-vmlinux.h", src); !reflect.DeepEqual(got, want) {
 		t.Fatalf("index from a malformed entry")
 	}
 	if w := c.Warnings(); len(w) != 1 {
 		t.Errorf("warnings: %q, want one", w)
+	}
+}
+
+// A settled file's index is found by its identity; a file just written,
+// or read with other bytes than it now holds, by its content.
+func TestVindexKeySettled(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "vmlinux.h")
+	src := []byte(miniVmlinux)
+	if err := os.WriteFile(name, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byContent := hcache.NewKey("vmlinux-index", src)
+	now := time.Now()
+	if vindexKey(name, src, now) != byContent {
+		t.Errorf("a file written now is keyed by its identity")
+	}
+	later := now.Add(time.Minute)
+	byFile := vindexKey(name, src, later)
+	if byFile == byContent {
+		t.Fatalf("a settled file is keyed by its content")
+	}
+	if vindexKey(name, src[:len(src)-1], later) != hcache.NewKey("vmlinux-index", src[:len(src)-1]) {
+		t.Errorf("bytes of another length than the file's are keyed by the file")
+	}
+	// Same size, same inode; the modification time tells (set apart
+	// here, as a coarse clock may not).
+	if err := os.WriteFile(name, []byte(strings.ToUpper(miniVmlinux)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(name, now.Add(-time.Hour), now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if k := vindexKey(name, src, later); k == byFile {
+		t.Errorf("a rewritten file keeps its key")
 	}
 }

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -65,6 +66,30 @@ static inline int peek(struct peeked *p) { return p->field; }
 	for _, gone := range []string{"tcp_sock", "fwd_union", "xfrm_state", "size"} {
 		if roots[gone] {
 			t.Errorf("%s is a root", gone)
+		}
+	}
+}
+
+func TestScanIncludesMatchesRegexp(t *testing.T) {
+	re := regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]`)
+	inputs := []string{
+		"#include <a.h>\n#include \"b.h\"\n",
+		"  #  include\t<c/d.h> // x\n#include_next <e.h>\n#includ <f.h>\n",
+		"x #include <g.h>\n#include <>\n#include \"h.h>\n#include <unterminated\n",
+		"#include <spans\nlines> #include <same-line.h>\n#include <after.h>",
+		"#define X\n\t#include \"i.h\"\r\n#import <j.h>\n#include<k.h>",
+		"", "#", "#include", "#include <", "\n\n#include \"l.h\"",
+	}
+	for _, in := range inputs {
+		var want, got []string
+		for _, m := range re.FindAllSubmatch([]byte(in), -1) {
+			want = append(want, string(m[1])+string(m[2]))
+		}
+		scanIncludes([]byte(in), func(delim byte, name []byte) {
+			got = append(got, string(delim)+string(name))
+		})
+		if !slices.Equal(got, want) {
+			t.Errorf("scanIncludes(%q) = %q, the regexp finds %q", in, got, want)
 		}
 	}
 }
