@@ -427,41 +427,75 @@ func declOf(pe *cc.PrimaryExpression) *cc.Declarator {
 	return d
 }
 
-// legacyMap converts struct bpf_map_def SEC("maps") into a BTF-defined map.
+// legacyMap converts a map defined in SEC("maps") (struct bpf_map_def,
+// iproute2's struct bpf_elf_map) into a BTF-defined map, which libbpf 1.x
+// loads and clang's legacy section it refuses. Loaders read the legacy
+// definition by position, whatever its members are called: five 32-bit
+// words, type, key size, value size, max entries and flags. Of the words
+// after them, iproute2's pinning = PIN_GLOBAL_NS becomes pinning by name
+// (where iproute2's libbpf loader pins, tc/globals); the others (object
+// pinning, map-in-map ids) have no place in a BTF-defined map and are
+// reported.
 func (l *lowerer) legacyMap(d *cc.Declarator, id *cc.InitDeclarator, name string, static bool) {
 	t := d.Type()
-	buf := make([]byte, max(typeSize(t), 20))
+	size := max(int(typeSize(t)), 0)
+	buf := make([]byte, max(size, 4*len(legacyWords)))
 	if id.Initializer != nil {
 		l.constInit(&dataImage{buf: buf}, 0, t, id.Initializer)
 	}
-	field := func(n string, def int) uint32 {
-		if st, ok := t.(*cc.StructType); ok {
-			if f := st.FieldByName(n); f != nil {
-				return binary.LittleEndian.Uint32(buf[f.Offset():])
-			}
-		}
-		return uint32(def)
-	}
 	intT := l.btf.intType("int", 4, btf.Signed)
-	member := func(n string, v uint32) btf.Member {
-		return btf.Member{Name: n, Type: &btf.Pointer{Target: &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: intT, Nelems: v}}}
+	st := &btf.Struct{}
+	add := func(n string, v uint32) {
+		st.Members = append(st.Members, btf.Member{Name: n, Offset: btf.Bits(64 * len(st.Members)),
+			Type: &btf.Pointer{Target: &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: intT, Nelems: v}}})
 	}
-	names := []string{"type", "key_size", "value_size", "max_entries", "map_flags"}
-	vals := []uint32{field("type", 0), field("key_size", 0), field("value_size", 0), field("max_entries", 0), field("map_flags", 16)}
-	st := &btf.Struct{Size: uint32(8 * len(names))}
-	for i, n := range names {
-		if n == "map_flags" && vals[i] == 0 {
-			st.Size -= 8
+	for i, n := range legacyWords {
+		if v := binary.LittleEndian.Uint32(buf[4*i:]); v != 0 || n != "map_flags" {
+			add(n, v)
+		}
+	}
+	var dropped []string
+	for off := 4 * len(legacyWords); off+4 <= size; off += 4 {
+		v := binary.LittleEndian.Uint32(buf[off:])
+		if v == 0 {
 			continue
 		}
-		m := member(n, vals[i])
-		m.Offset = btf.Bits(64 * len(st.Members))
-		st.Members = append(st.Members, m)
+		member := legacyMember(t, off)
+		if member == "pinning" && v == pinGlobalNS {
+			add("pinning", pinByName)
+			continue
+		}
+		dropped = append(dropped, fmt.Sprintf("%s = %d", member, v))
+	}
+	if len(dropped) > 0 {
+		l.warnf(d, "map %q: %s after the five bpf_map_def fields cannot be kept in a BTF-defined map (declare it in SEC(\".maps\"), with __array(values, ...) for a map of maps)", name, strings.Join(dropped, ", "))
 	}
 	st.Size = uint32(8 * len(st.Members))
 	mp := &ir.Map{Name: name, Static: static, BTF: st, Pos: l.pos(d)}
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
 	l.m.Maps = append(l.m.Maps, mp)
+}
+
+// legacyWords are the BTF names of a legacy map definition's words.
+var legacyWords = []string{"type", "key_size", "value_size", "max_entries", "map_flags"}
+
+// iproute2's PIN_GLOBAL_NS and libbpf's LIBBPF_PIN_BY_NAME.
+const (
+	pinGlobalNS = 2
+	pinByName   = 1
+)
+
+// legacyMember names the member of a legacy map definition at byte off,
+// or says where it is.
+func legacyMember(t cc.Type, off int) string {
+	if st, ok := t.(*cc.StructType); ok {
+		for i := range st.NumFields() {
+			if f := st.FieldByIndex(i); f != nil && int(f.Offset()) == off && f.Name() != "" {
+				return f.Name()
+			}
+		}
+	}
+	return fmt.Sprintf("the word at byte %d", off)
 }
 
 // checkDataSections reports variables placed in a section that holds
