@@ -335,6 +335,8 @@ const vetoPrefix = "veto\x00"
 // what cc recorded there (capture).
 type preambleMiss struct {
 	key   hcache.Key
+	rkey  hcache.Key // the reduced entry's (reducedKey)
+	body  []byte
 	off   int    // the preamble's length
 	first string // firstInclude's result
 	base  *cc.Captured
@@ -354,6 +356,12 @@ func lookupPreamble(cfg *cc.Config, path string, text []byte, opts Options) (*pr
 	}
 	off := splitPreamble(text)
 	key := preambleKey(path, text[:off], opts)
+	body, bodyLine := text[off:], 1+bytes.Count(text[:off], []byte{'\n'})
+	rkey := reducedKey(key, body)
+	if r := loadReduced(opts.Cache, rkey); r != nil {
+		preambleStats.hits.Add(1)
+		return &preamble{deps: r.deps, once: r.once, regions: r.regions}, withBody(r.head, path, body, bodyLine), nil
+	}
 	p, veto := loadPreamble(opts.Cache, key)
 	switch {
 	case veto != "":
@@ -361,7 +369,10 @@ func lookupPreamble(cfg *cc.Config, path string, text []byte, opts Options) (*pr
 		return nil, nil, nil
 	case p != nil:
 		preambleStats.hits.Add(1)
-		return p, p.source(path, text[off:], 1+bytes.Count(text[:off], []byte{'\n'})), nil
+		head := p.reduced(body)
+		r := reducedEntry{deps: p.deps, once: p.once, regions: p.regions, head: head}
+		opts.Cache.Put(rkey, r.encode())
+		return p, withBody(head, path, body, bodyLine), nil
 	case strings.ContainsAny(path, "\"\\\n"):
 		refused("the file name has a quote, a backslash or a line break")
 		return nil, nil, nil
@@ -374,7 +385,7 @@ func lookupPreamble(cfg *cc.Config, path string, text []byte, opts Options) (*pr
 	if err != nil {
 		return nil, nil, nil
 	}
-	return nil, nil, &preambleMiss{key: key, off: off, first: firstInclude(text[:off]), base: base}
+	return nil, nil, &preambleMiss{key: key, rkey: rkey, body: body, off: off, first: firstInclude(text[:off]), base: base}
 }
 
 // marked is text with preambleMark after the preamble, and a #line that
@@ -398,6 +409,8 @@ func (m *preambleMiss) store(c *hcache.Cache, path string, at *cc.Captured, st c
 	}
 	preambleStats.captures.Add(1)
 	c.Put(m.key, p.encode())
+	r := reducedEntry{deps: p.deps, once: p.once, regions: p.regions, head: p.reduced(m.body)}
+	c.Put(m.rkey, r.encode())
 }
 
 // captureState is what the headers read before the mark did.
@@ -426,22 +439,31 @@ func loadPreamble(c *hcache.Cache, key hcache.Key) (p *preamble, veto string) {
 		c.Warnf("ignoring a malformed preamble in the header cache: %v", err)
 		return nil, ""
 	}
-	for _, d := range p.deps {
+	if !depsHold(p.deps) {
+		return nil, ""
+	}
+	return p, ""
+}
+
+// depsHold reports whether every file an entry was made from is as it
+// was, and every include candidate it did not find is still absent.
+func depsHold(deps []pdep) bool {
+	for _, d := range deps {
 		st, ok := statOf(d.name)
 		switch {
 		case d.absent && ok:
-			return nil, ""
+			return false
 		case d.absent:
 		case !ok:
-			return nil, ""
+			return false
 		case st == d.stat:
 		default:
 			if b, err := os.ReadFile(d.name); err != nil || sha256.Sum256(b) != d.sum {
-				return nil, ""
+				return false
 			}
 		}
 	}
-	return p, ""
+	return true
 }
 
 // buildPreamble makes the entry from the preprocessor's state at the
@@ -837,11 +859,20 @@ func nextNonBlank(t []cc.Token, i int) int {
 	return -1
 }
 
-// source is the text cc reads in place of the main file: the items body
-// can reach, the macros it can reach, then body (the file from line
-// bodyLine on). A body that includes a header after its code gets every
+// withBody is the text cc reads in place of the main file: the reduced
+// declarations head (preamble.reduced), then body (the file from line
+// bodyLine on), with path for mainFile in head's #line directives.
+func withBody(head []byte, path string, body []byte, bodyLine int) []byte {
+	b := bytes.NewBuffer(head[:len(head):len(head)])
+	fmt.Fprintf(b, "#line %d \"%s\"\n", bodyLine, mainFile)
+	out := bytes.ReplaceAll(b.Bytes(), []byte(mainFile), []byte(path))
+	return append(out, body...)
+}
+
+// reduced is the part of source before body, with mainFile for the main
+// file's path. A body that includes a header after its code gets every
 // macro: the header may test any.
-func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
+func (p *preamble) reduced(body []byte) []byte {
 	byName := map[string][]int{}
 	for i, it := range p.items {
 		for _, n := range it.names {
@@ -987,9 +1018,7 @@ func (p *preamble) source(path string, body []byte, bodyLine int) []byte {
 	// __builtin_bswap16 of bpfcc's own __builtin_bswap16 macro) must stay so.
 	defines(true)
 	defines(false)
-	fmt.Fprintf(&b, "#line %d \"%s\"\n", bodyLine, mainFile)
-	out := bytes.ReplaceAll(b.Bytes(), []byte(mainFile), []byte(path))
-	return append(out, body...)
+	return b.Bytes()
 }
 
 // includesAfterCode reports whether body has an #include directive.
@@ -1020,20 +1049,7 @@ func (p *preamble) encode() []byte {
 		size += len(m.text) + 8*len(m.idents)
 	}
 	e := penc{b: make([]byte, 0, size)}
-	e.int(len(p.deps))
-	for _, d := range p.deps {
-		e.str(d.name)
-		if d.absent {
-			e.int(1)
-		} else {
-			e.int(0)
-			e.b = append(e.b, d.sum[:]...)
-			e.int(int(d.stat.size))
-			e.int(int(d.stat.mtime))
-			e.int(int(d.stat.ctime))
-			e.int(int(d.stat.ino))
-		}
-	}
+	e.deps(p.deps)
 	e.int(len(p.items))
 	for _, it := range p.items {
 		e.at(it.from)
@@ -1057,30 +1073,43 @@ func (p *preamble) encode() []byte {
 	e.strs(p.undefs)
 	e.strs(p.once)
 	e.str(p.include)
-	e.int(len(p.regions))
-	for _, r := range p.regions {
+	e.regions(p.regions)
+	return e.b
+}
+
+func (e *penc) deps(deps []pdep) {
+	e.int(len(deps))
+	for _, d := range deps {
+		e.str(d.name)
+		if d.absent {
+			e.int(1)
+		} else {
+			e.int(0)
+			e.b = append(e.b, d.sum[:]...)
+			e.int(int(d.stat.size))
+			e.int(int(d.stat.mtime))
+			e.int(int(d.stat.ctime))
+			e.int(int(d.stat.ino))
+		}
+	}
+}
+
+func (e *penc) regions(regions []accessRegion) {
+	e.int(len(regions))
+	for _, r := range regions {
 		e.str(r.file)
 		e.int(r.from.line)
 		e.int(r.from.col)
 		e.int(r.to.line)
 		e.int(r.to.col)
 	}
-	return e.b
 }
 
 var errBadPreamble = errors.New("malformed entry")
 
 func decodePreamble(b []byte) (p *preamble, err error) {
 	d := &pdec{b: b}
-	p = &preamble{}
-	p.deps = make([]pdep, d.count())
-	for i := range p.deps {
-		p.deps[i].name = d.str()
-		if p.deps[i].absent = d.int() == 1; !p.deps[i].absent {
-			copy(p.deps[i].sum[:], d.bytes(sha256.Size))
-			p.deps[i].stat = fileStat{int64(d.int()), int64(d.int()), int64(d.int()), int64(d.int())}
-		}
-	}
+	p = &preamble{deps: d.deps()}
 	p.items = make([]pitem, d.count())
 	for i := range p.items {
 		p.items[i] = pitem{from: d.at(), to: d.at(), text: d.str(), names: d.strs(), refs: d.strs(), keep: d.int() == 1}
@@ -1090,10 +1119,7 @@ func decodePreamble(b []byte) (p *preamble, err error) {
 		p.macros[i] = pmacro{from: d.at(), to: d.at(), name: d.str(), text: d.str(), undef: d.int() == 1, idents: d.strs(), pasted: d.strs(), wild: d.int() == 1}
 	}
 	p.undefs, p.once, p.include = d.strs(), d.strs(), d.str()
-	p.regions = make([]accessRegion, d.count())
-	for i := range p.regions {
-		p.regions[i] = accessRegion{file: d.str(), from: srcPos{d.int(), d.int()}, to: srcPos{d.int(), d.int()}}
-	}
+	p.regions = d.regions()
 	if d.bad || len(d.b) != 0 {
 		return nil, errBadPreamble
 	}
@@ -1161,6 +1187,26 @@ func (d *pdec) bytes(n int) []byte {
 }
 
 func (d *pdec) at() at { return at{d.str(), d.int()} }
+
+func (d *pdec) deps() []pdep {
+	deps := make([]pdep, d.count())
+	for i := range deps {
+		deps[i].name = d.str()
+		if deps[i].absent = d.int() == 1; !deps[i].absent {
+			copy(deps[i].sum[:], d.bytes(sha256.Size))
+			deps[i].stat = fileStat{int64(d.int()), int64(d.int()), int64(d.int()), int64(d.int())}
+		}
+	}
+	return deps
+}
+
+func (d *pdec) regions() []accessRegion {
+	regions := make([]accessRegion, d.count())
+	for i := range regions {
+		regions[i] = accessRegion{file: d.str(), from: srcPos{d.int(), d.int()}, to: srcPos{d.int(), d.int()}}
+	}
+	return regions
+}
 
 // str returns the next string without copying it: an entry's strings (a
 // third of a warm compile's decoding) share the buffer Get read, which

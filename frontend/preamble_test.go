@@ -213,3 +213,65 @@ func TestCommentFreeKey(t *testing.T) {
 		}
 	}
 }
+
+// TestReducedPreamble: the declarations a body reaches are cached by the
+// identifiers it names: a body naming something new reaches it, an edit
+// naming nothing new reuses the reduced entry, and a corrupt reduced
+// entry only warns.
+func TestReducedPreamble(t *testing.T) {
+	dir := t.TempDir()
+	hdr := filepath.Join(dir, "h.h")
+	main := filepath.Join(dir, "m.c")
+	write := func(name, s string) {
+		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(hdr, "struct used { int a; };\nstruct unused { int b; };\nstatic inline int helper(void) { return 1; }\n")
+	cache := hcache.Open(filepath.Join(dir, "cache"))
+	found := func(body string) string {
+		write(main, "#include \"h.h\"\n"+body)
+		u, err := Parse(main, Options{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, n := range []string{"used", "unused", "helper"} {
+			if u.AST.Scope.Nodes[n] != nil {
+				names = append(names, n)
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	body := "int get(struct used *u) { return u->a + helper(); }\n"
+	found(body) // makes the preamble entry
+	if got := found(body); got != "used helper" {
+		t.Fatalf("warm: %q", got)
+	}
+	rkey := reducedKey(preambleKey(main, []byte("#include \"h.h\"\n"), Options{}), []byte(body))
+	if _, ok := cache.Get(rkey); !ok {
+		t.Fatal("no reduced entry after a warm compile")
+	}
+	if got := found("int get(struct used *u, struct unused *v) { return u->a + v->b; }\n"); got != "used unused" {
+		t.Errorf("a body naming struct unused: %q", got)
+	}
+	// The preamble entry unreadable: an edit naming nothing new still
+	// compiles from the reduced one, without a warning.
+	key := preambleKey(main, []byte("#include \"h.h\"\n"), Options{})
+	whole, _ := cache.Get(key)
+	cache.Put(key, []byte("garbage"))
+	if got := found("int get(struct used *u) { return u->a + helper() + 2; }\n"); got != "used helper" {
+		t.Errorf("an edit naming nothing new: %q", got)
+	}
+	if w := cache.Warnings(); len(w) != 0 {
+		t.Errorf("an edit naming nothing new read the preamble entry: %q", w)
+	}
+	cache.Put(key, whole)
+	cache.Put(rkey, []byte("garbage"))
+	if got := found(body); got != "used helper" {
+		t.Errorf("with a corrupt reduced entry: %q", got)
+	}
+	if w := cache.Warnings(); len(w) != 1 || !strings.Contains(w[0], "malformed reduced preamble") {
+		t.Errorf("warnings: %q, want one about the reduced entry", w)
+	}
+}
