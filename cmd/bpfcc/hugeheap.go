@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -47,6 +48,68 @@ func hugeHeap() {
 	}
 	b = nil
 	runtime.GC()
+	collapseBelow(start + uintptr(lo))
+}
+
+// collapseBelow turns the heap below addr into huge pages now
+// (MADV_COLLAPSE, Linux 6.1). The page allocator places first fit, so the
+// compile's first megabytes land there, among what the runtime and
+// package initialisation touched: with page tables already present, those
+// 2 MiB ranges take 4 KiB faults whatever their advice (500 of a warm
+// compile's 1,000 faults).
+func collapseBelow(addr uintptr) {
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return
+	}
+	const huge = 2 << 20
+	low := lowestContiguous(maps, addr)
+	for p := (low + huge - 1) &^ (huge - 1); p+huge <= addr; p += huge {
+		// By address: the range is the runtime's, no Go value.
+		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, p, huge, unix.MADV_HUGEPAGE); errno == 0 {
+			unix.Syscall(unix.SYS_MADVISE, p, huge, unix.MADV_COLLAPSE)
+		}
+	}
+}
+
+// lowestContiguous returns the start of the run of adjacent private
+// anonymous read-write mappings (the heap arena's) that ends at or spans
+// addr, as /proc/self/maps lists them (in address order); addr if none
+// does. The run is bounded to one 64 MiB heap arena.
+func lowestContiguous(maps []byte, addr uintptr) uintptr {
+	low, end := addr, uintptr(0)
+	for _, line := range bytes.Split(maps, []byte("\n")) {
+		f := bytes.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		from, to, ok := parseRange(f[0])
+		if !ok || from >= addr {
+			break
+		}
+		anon := string(f[1]) == "rw-p" && string(f[4]) == "0" && len(f) == 5
+		switch {
+		case !anon:
+			end = 0
+		case end == 0 || from != end:
+			low = from // a new run
+		}
+		if anon {
+			end = to
+		}
+		if to >= addr && anon {
+			return max(low, addr-min(addr, 64<<20))
+		}
+	}
+	return addr
+}
+
+// parseRange parses /proc/self/maps's "from-to" (hexadecimal).
+func parseRange(f []byte) (from, to uintptr, ok bool) {
+	a, b, found := bytes.Cut(f, []byte("-"))
+	x, err1 := strconv.ParseUint(string(a), 16, 64)
+	y, err2 := strconv.ParseUint(string(b), 16, 64)
+	return uintptr(x), uintptr(y), found && err1 == nil && err2 == nil
 }
 
 // thpOnRequest reports whether transparent huge pages are in "madvise"
