@@ -61,6 +61,12 @@ type Options struct {
 	// IncludeDirs are -I directories, searched before the embedded and
 	// system headers.
 	IncludeDirs []string
+	// AfterIncludeDirs are -idirafter directories, searched after the
+	// system headers; NoStdInc (-nostdinc) leaves the system headers out.
+	AfterIncludeDirs []string
+	NoStdInc         bool
+	// Std is the -std= C standard; "" is clang's default, gnu17.
+	Std string
 	// Defines are -D arguments: "NAME" or "NAME=VALUE".
 	Defines []string
 	// Undefines are -U arguments.
@@ -141,8 +147,9 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, fmt.Errorf("unsupported -mcpu=v%d (want v1..v4)", cpu)
 	}
 	opt := opts.OptLevel.Level()
-	fo := frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, Defines: opts.Defines, Undefines: opts.Undefines, CPU: cpu,
-		TargetHeader: TargetHeader(cmp.Or(opts.Binary, opts.CommandBinary)), Cache: hcache.Open(opts.CacheDir)}
+	fo := opts.FrontendOptions()
+	fo.CPU, fo.Cache = cpu, hcache.Open(opts.CacheDir)
+	fo.TargetHeader = TargetHeader(cmp.Or(opts.Binary, opts.CommandBinary))
 	u, err := frontend.Parse(path, fo)
 	if err != nil {
 		return nil, err
@@ -282,4 +289,11 @@ func TargetHeader(bin string) func(src []byte) []byte {
 		}
 		return []byte(text)
 	}
+}
+
+// FrontendOptions are the preprocessing options of opts: source, include
+// search, macros, standard and CPU (as given: 0 for the default).
+func (opts Options) FrontendOptions() frontend.Options {
+	return frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, AfterDirs: opts.AfterIncludeDirs, NoStdInc: opts.NoStdInc,
+		Std: opts.Std, Defines: opts.Defines, Undefines: opts.Undefines, CPU: opts.CPU}
 }

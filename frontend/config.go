@@ -25,8 +25,8 @@ func newConfig(opts Options) (*cc.Config, error) {
 		// Not UnsignedEnums: it also makes the enumeration constants
 		// unsigned, where C (and clang) type them int. lower gives enum
 		// types without negative values an unsigned representation.
-		IncludePaths:    include.IncludePaths(opts.IncludeDirs),
-		SysIncludePaths: include.SysIncludePaths(opts.IncludeDirs),
+		IncludePaths:    opts.search().Quoted(),
+		SysIncludePaths: opts.search().System(),
 		ExpansionLimit:  ExpansionLimit,
 		HasBuiltin:      hasBuiltin,
 		FS:              newSourceFS(),
@@ -35,6 +35,14 @@ func newConfig(opts Options) (*cc.Config, error) {
 		// read files over MaxSourceSize.
 		FSOnly:      true,
 		SourceCache: sourceCache,
+	}
+	if opts.Std != "" {
+		// The keywords: no asm or typeof in the ISO dialects, C23's
+		// bool, alignas and the like in C23, as clang.
+		cfg.Predefined = withStd(include.PredefinedFor(runtime.GOARCH, 3), opts.Std)
+		if err := cfg.ApplyOptions("-std=" + opts.Std); err != nil {
+			return nil, err
+		}
 	}
 	return cfg, nil
 }
@@ -58,7 +66,7 @@ func predefined(opts Options) string {
 		cpu = 3
 	}
 	var b strings.Builder
-	b.WriteString(include.PredefinedFor(runtime.GOARCH, cpu))
+	b.WriteString(withStd(include.PredefinedFor(runtime.GOARCH, cpu), opts.Std))
 	// The array of function pointers __array(NAME, RET (PARAMS)) declares
 	// (see rewriteFnArray).
 	b.WriteString("#define __bpfcc_fnarray(name, ret, params) ret (*name[]) params\n")
@@ -74,6 +82,51 @@ func predefined(opts Options) string {
 		fmt.Fprintf(&b, "#undef %s\n", u)
 	}
 	return b.String()
+}
+
+// stdVersions are the -std= values clang 19 accepts for C, with the
+// __STDC_VERSION__ each sets ("" for none).
+var stdVersions = map[string]string{
+	"c89": "", "c90": "", "iso9899:1990": "", "gnu89": "", "gnu90": "",
+	"iso9899:199409": "199409L",
+	"c99":            "199901L", "c9x": "199901L", "iso9899:1999": "199901L", "iso9899:199x": "199901L", "gnu99": "199901L", "gnu9x": "199901L",
+	"c11": "201112L", "c1x": "201112L", "iso9899:2011": "201112L", "gnu11": "201112L", "gnu1x": "201112L",
+	"c17": "201710L", "c18": "201710L", "iso9899:2017": "201710L", "iso9899:2018": "201710L", "gnu17": "201710L", "gnu18": "201710L",
+	"c23": "202311L", "c2x": "202311L", "iso9899:2024": "202311L", "gnu23": "202311L", "gnu2x": "202311L",
+}
+
+// CheckStd reports whether -std=std names a C standard bpfcc knows.
+func CheckStd(std string) error {
+	if _, ok := stdVersions[std]; ok || std == "" {
+		return nil
+	}
+	if strings.Contains(std, "++") || strings.HasPrefix(std, "cuda") || strings.HasPrefix(std, "hip") {
+		return fmt.Errorf("-std=%s is not a C standard: bpfcc compiles C", std)
+	}
+	return fmt.Errorf("unknown -std=%s (want c89, c99, c11, c17, c23 or their gnu dialects)", std)
+}
+
+// withStd edits clang's predefined macros, whose standard is gnu17, for
+// -std=std as clang 19 does: __STDC_VERSION__, __STRICT_ANSI__ for the ISO
+// dialects, GNU inline semantics before C99. (__STDC_VERSION__ is cc's to
+// protect from #undef: it must be defined right the first time.)
+func withStd(pre, std string) string {
+	v, ok := stdVersions[std]
+	if !ok {
+		return pre
+	}
+	const def = "#define __STDC_VERSION__ 201710L\n"
+	switch {
+	case v == "":
+		pre = strings.Replace(pre, def, "", 1)
+		pre = strings.Replace(pre, "#define __GNUC_STDC_INLINE__ 1\n", "#define __GNUC_GNU_INLINE__ 1\n", 1)
+	default:
+		pre = strings.Replace(pre, def, "#define __STDC_VERSION__ "+v+"\n", 1)
+	}
+	if !strings.HasPrefix(std, "gnu") {
+		pre += "#define __STRICT_ANSI__ 1\n"
+	}
+	return pre
 }
 
 // hasBuiltin answers __has_builtin for the builtins lower translates.

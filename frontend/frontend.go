@@ -23,10 +23,17 @@ import (
 // Options configure preprocessing.
 type Options struct {
 	// Source, when non-nil, replaces the file's contents.
-	Source      []byte
+	Source []byte
+	// IncludeDirs are the -I and -isystem directories, in search order.
 	IncludeDirs []string
-	Defines     []string // NAME or NAME=VALUE
-	Undefines   []string
+	// AfterDirs are -idirafter directories, searched after the system
+	// ones; NoStdInc (-nostdinc) leaves the system directories out.
+	AfterDirs []string
+	NoStdInc  bool
+	Defines   []string // NAME or NAME=VALUE
+	Undefines []string
+	// Std is the -std= language standard ("" for the default, gnu17).
+	Std string
 	// CPU is the -mcpu version, exposed as __BPF_CPU_VERSION__.
 	CPU int
 	// TargetHeader, when set, gives the text of <bpfcc/target.h> for the
@@ -72,6 +79,9 @@ func (u *Unit) Line(n int) string {
 
 // Parse preprocesses, parses and type-checks the file at path.
 func Parse(path string, opts Options) (*Unit, error) {
+	if err := CheckStd(opts.Std); err != nil {
+		return nil, diag.List{{File: path, Msg: err.Error()}}
+	}
 	src := opts.Source
 	if src == nil {
 		b, err := os.ReadFile(path)
@@ -117,7 +127,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 	}
 	sfs.cache = opts.Cache
 	if PruneVmlinux {
-		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: includeDirs(opts.IncludeDirs), read: sfs.read}
+		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: opts.search().System(), read: sfs.read}
 		sfs.pruned = &pruned
 	}
 	cfg.FS = sfs
@@ -350,4 +360,9 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
+}
+
+// search is the include search opts describe.
+func (opts Options) search() include.Search {
+	return include.Search{Dirs: opts.IncludeDirs, After: opts.AfterDirs, NoStd: opts.NoStdInc}
 }

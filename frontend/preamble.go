@@ -259,7 +259,7 @@ func preambleKey(path string, pre []byte, opts Options) hcache.Key {
 	// working directory.
 	cwd, _ := os.Getwd()
 	return hcache.NewKey("preamble", commentFree(pre), []byte(filepath.Dir(path)), []byte(cwd), []byte(predefined(opts)),
-		[]byte(strings.Join(include.IncludePaths(opts.IncludeDirs), "\x00")), []byte(strings.Join(include.SysIncludePaths(opts.IncludeDirs), "\x00")))
+		[]byte(strings.Join(opts.search().Quoted(), "\x00")), []byte(strings.Join(opts.search().System(), "\x00")))
 }
 
 // commentFree is the preamble as the key sees it: a line that holds only

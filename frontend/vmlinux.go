@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-
-	"github.com/bpfcc/bpfcc/include"
 )
 
 // vmlinux.h, as bpftool dumps it from the kernel's BTF, is 130,000 lines
@@ -411,12 +409,6 @@ func (v *vmlinuxRoots) get() map[string]bool {
 		addHelperRoots(helpers, v.roots)
 	})
 	return v.roots
-}
-
-// includeDirs is the search list for roots: -I, bpfcc's own headers, the
-// system's and the compat ones (embedded paths under include.Root).
-func includeDirs(iDirs []string) []string {
-	return include.SysIncludePaths(iDirs)
 }
 
 // PruneVmlinux enables pruneVmlinux; BPFCC_VMLINUX=full turns it off (to

@@ -86,21 +86,39 @@ var SystemDirs = []string{
 	"/usr/include",
 }
 
-// SysIncludePaths returns the search list for #include <...>: the -I
-// directories, [OwnInclude], [SystemDirs], then [CompatInclude].
-func SysIncludePaths(iDirs []string) []string {
-	r := make([]string, 0, len(iDirs)+len(SystemDirs)+2)
-	r = append(r, iDirs...)
+// Search is a compile's include search beyond the embedded and system
+// directories: Dirs are the -I and -isystem directories, in that order;
+// After are the -idirafter ones, searched after the system directories;
+// NoStd (-nostdinc) leaves [SystemDirs] out.
+type Search struct {
+	Dirs, After []string
+	NoStd       bool
+}
+
+// System returns the search list for #include <...>: Dirs, [OwnInclude],
+// [SystemDirs] (unless NoStd), After, then [CompatInclude].
+func (s Search) System() []string {
+	r := make([]string, 0, len(s.Dirs)+len(SystemDirs)+len(s.After)+2)
+	r = append(r, s.Dirs...)
 	r = append(r, OwnInclude)
-	r = append(r, SystemDirs...)
+	if !s.NoStd {
+		r = append(r, SystemDirs...)
+	}
+	r = append(r, s.After...)
 	return append(r, CompatInclude)
 }
 
-// IncludePaths returns the search list for #include "...": the including
-// file's directory ("@" to cc), then [SysIncludePaths].
-func IncludePaths(iDirs []string) []string {
-	return append([]string{"@"}, SysIncludePaths(iDirs)...)
+// Quoted returns the search list for #include "...": the including
+// file's directory ("@" to cc), then [Search.System].
+func (s Search) Quoted() []string {
+	return append([]string{"@"}, s.System()...)
 }
+
+// SysIncludePaths is Search{Dirs: iDirs}.System().
+func SysIncludePaths(iDirs []string) []string { return Search{Dirs: iDirs}.System() }
+
+// IncludePaths is Search{Dirs: iDirs}.Quoted().
+func IncludePaths(iDirs []string) []string { return Search{Dirs: iDirs}.Quoted() }
 
 // CCFS returns a file system for cc.Config.FS: it serves the embedded
 // headers under [Root] and reports every other name as not existing, which

@@ -366,6 +366,16 @@ func TestSearchOrder(t *testing.T) {
 	if q := IncludePaths([]string{"/i1"}); q[0] != "@" || q[1] != "/i1" || q[len(q)-1] != CompatInclude {
 		t.Errorf("IncludePaths = %v", q)
 	}
+	// -idirafter after the system directories (before the embedded
+	// fallback); -nostdinc without them.
+	s := Search{Dirs: []string{"/i1"}, After: []string{"/a1"}}
+	if got, want := strings.Join(s.System(), " "), "/i1 "+OwnInclude+" /usr/local/include /usr/include/x86_64-linux-gnu /usr/include /a1 "+CompatInclude; got != want {
+		t.Errorf("Search.System = %s\nwant %s", got, want)
+	}
+	s.NoStd = true
+	if got, want := strings.Join(s.Quoted(), " "), "@ /i1 "+OwnInclude+" /a1 "+CompatInclude; got != want {
+		t.Errorf("Search.Quoted with NoStd = %s\nwant %s", got, want)
+	}
 	if libbpfInstalled() {
 		// Installed libbpf headers win over the embedded ones.
 		mustTranslate(t, "#include <linux/types.h>\n#include <bpf/bpf_helpers.h>\n"+

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bpfcc/bpfcc"
+	"github.com/bpfcc/bpfcc/frontend"
 	"github.com/bpfcc/bpfcc/frontend/hcache"
 	"github.com/bpfcc/bpfcc/ir"
 	"github.com/bpfcc/bpfcc/runtime"
@@ -29,12 +31,20 @@ Compile options:
   -S               print the instruction listing instead of an object
   -E               print the preprocessed source
   -I DIR           add DIR to the include search path
+  -isystem DIR     add DIR after the -I directories
+  -idirafter DIR   add DIR after the system include directories
+  -nostdinc        do not search the system include directories
+  -std=STD         C standard: c89, c99, c11, c17, c23 or gnu89 .. gnu23
+                   (default gnu17; sets __STDC_VERSION__, __STRICT_ANSI__)
   -D NAME[=VAL]    define a macro
   -U NAME          undefine a macro
   -O0, -O1, -O2    optimisation level (default -O2)
   -g, -g0          emit (default) or omit .BTF.ext line and function info
   -mcpu=v1..v4     BPF instruction set version (default v3)
   -Wall, -w        show (default) or hide warnings
+                   (clang's -target bpf, -x c, -W..., -fno-stack-protector
+                   and other options with no effect on a BPF object are
+                   accepted)
   --no-cache       do not use the header cache ($XDG_CACHE_HOME/bpfcc or
                    ~/.cache/bpfcc; BPFCC_CACHE=off also turns it off)
   -d=ir            print the IR after lowering to standard error
@@ -88,6 +98,10 @@ type config struct {
 	// preprocess is -E: print the preprocessed source.
 	preprocess bool
 	incDirs    []string
+	sysDirs    []string // -isystem: searched after the -I directories
+	afterDirs  []string // -idirafter
+	noStdInc   bool
+	std        string
 	defines    []string
 	undefs     []string
 	opt        int
@@ -132,7 +146,8 @@ func (c *config) outPath() string {
 
 func (c *config) compileOptions() bpfcc.Options {
 	o := bpfcc.Options{
-		IncludeDirs: c.incDirs, Defines: c.defines, Undefines: c.undefs,
+		IncludeDirs: append(slices.Clip(c.incDirs), c.sysDirs...), AfterIncludeDirs: c.afterDirs, NoStdInc: c.noStdInc, Std: c.std,
+		Defines: c.defines, Undefines: c.undefs,
 		OptLevel: bpfcc.Opt(c.opt), NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
 		NoListing: !c.listing, NoSpec: !c.load,
@@ -240,6 +255,35 @@ func parseArgs(args []string) (*config, error) {
 			}
 		case a == "-target" || a == "--target":
 			_, err = next(&i, a) // accepted for clang command-line compatibility
+		case a == "-isystem" || a == "-idirafter":
+			v, err = next(&i, a)
+			if a == "-isystem" {
+				c.sysDirs = append(c.sysDirs, v)
+			} else {
+				c.afterDirs = append(c.afterDirs, v)
+			}
+		case strings.HasPrefix(a, "-isystem"):
+			c.sysDirs = append(c.sysDirs, strings.TrimPrefix(a, "-isystem"))
+		case strings.HasPrefix(a, "-idirafter"):
+			c.afterDirs = append(c.afterDirs, strings.TrimPrefix(a, "-idirafter"))
+		case a == "-nostdinc" || a == "-nostdlibinc":
+			c.noStdInc = true
+		case strings.HasPrefix(a, "-std=") || strings.HasPrefix(a, "--std=") || a == "-ansi":
+			c.std = "c89"
+			if a != "-ansi" {
+				_, c.std, _ = strings.Cut(a, "=")
+			}
+			err = frontend.CheckStd(c.std)
+		case a == "-xc" || a == "-x" && i+1 < len(args) && args[i+1] == "c":
+			// clang's -x c: the language, C; -x otherwise names the
+			// traced binary.
+			if a == "-x" {
+				i++
+			}
+		case noEffect[a] || strings.HasPrefix(a, "-fdiagnostics-") || strings.HasPrefix(a, "-fmessage-length="):
+			// clang options that change nothing in a BPF object.
+		case a == "-emit-llvm" || a == "-mbig-endian" || strings.HasPrefix(a, "-march=") && a != "-march=bpf" && a != "-march=bpfel":
+			return nil, fmt.Errorf("%s: %s", a, unsupported(a))
 		case a == "-Wall" || a == "-Wextra" || strings.HasPrefix(a, "-W"):
 			c.warnings = true
 		case a == "-w":
@@ -324,6 +368,30 @@ func parseArgs(args []string) (*config, error) {
 		return nil, fmt.Errorf("more than one input file: %s", strings.Join(positional, " "))
 	}
 	return c, nil
+}
+
+// noEffect are clang options a BPF build passes that change nothing in
+// the object bpfcc writes: BPF has no stack protector, unwind tables,
+// position-dependent code or other endianness by default, and bpfcc no
+// type-based alias analysis, common symbols or builtin library calls.
+var noEffect = map[string]bool{
+	"-fno-stack-protector": true, "-fno-asynchronous-unwind-tables": true, "-fno-unwind-tables": true,
+	"-fno-jump-tables": true, "-ffreestanding": true, "-fno-builtin": true, "-fno-common": true,
+	"-fno-strict-aliasing": true, "-fno-PIE": true, "-fno-pie": true, "-fno-PIC": true, "-fno-pic": true,
+	"-mlittle-endian": true, "-march=bpf": true, "-march=bpfel": true, "-m64": true, "-pipe": true,
+	"-fcolor-diagnostics": true, "-fno-color-diagnostics": true, "-Qunused-arguments": true,
+	"-fno-ident": true, "-fno-omit-frame-pointer": true, "-fomit-frame-pointer": true,
+}
+
+// unsupported says why bpfcc refuses a clang option.
+func unsupported(a string) string {
+	switch a {
+	case "-emit-llvm":
+		return "bpfcc writes BPF objects directly, there is no LLVM IR (drop -emit-llvm and the llc step)"
+	case "-mbig-endian":
+		return "bpfcc emits little-endian BPF (bpfel) only"
+	}
+	return "bpfcc targets BPF only"
 }
 
 // commandLine splits -c's text into words like a shell's simple command

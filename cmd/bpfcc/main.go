@@ -56,7 +56,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.preprocess {
 		o := cfg.compileOptions()
-		err := frontend.Preprocess(cfg.input, frontend.Options{IncludeDirs: o.IncludeDirs, Defines: o.Defines, Undefines: o.Undefines, CPU: o.CPU, TargetHeader: bpfcc.TargetHeader(o.Binary)}, stdout)
+		fo := o.FrontendOptions()
+		fo.TargetHeader = bpfcc.TargetHeader(o.Binary)
+		err := frontend.Preprocess(cfg.input, fo, stdout)
 		if err != nil {
 			return reportError(err, cfg, stderr)
 		}
