@@ -515,7 +515,7 @@ func (l *lowerer) checkDataSections() {
 		switch {
 		case code[g.Section]:
 			d.Msg = fmt.Sprintf("variable %q is in section %q, which holds program code", g.Name, g.Section)
-		case !libbpfDataSection(g.Section):
+		case !libbpfDataSection(g.Section) && !loaderSection[g.Section]:
 			d.Severity = diag.Warning
 			d.Msg = fmt.Sprintf("variable %q is in section %q, which libbpf does not read as data (.data*, .rodata*, .bss*, .struct_ops, .struct_ops.link, .addr_space.1)", g.Name, g.Section)
 		default:
@@ -524,6 +524,11 @@ func (l *lowerer) checkDataSections() {
 		l.diags = append(l.diags, d)
 	}
 }
+
+// loaderSection are the sections other loaders read from objects libbpf
+// also loads (it skips them): libxdp's XDP_RUN_CONFIG (a BTF-described
+// struct, like a map definition) in every xdp-tools program.
+var loaderSection = map[string]bool{".xdp_run_order": true}
 
 // libbpfDataSection reports the sections libbpf 1.5 turns into maps.
 func libbpfDataSection(sec string) bool {
