@@ -44,3 +44,18 @@ int f(struct a *p, struct plain *q, struct b *r) { return p->next->x + q->y + (r
 		}
 	}
 }
+
+func TestMayHaveAccessAttribute(t *testing.T) {
+	for src, want := range map[string]bool{
+		"struct s { int a; } __attribute__((preserve_access_index));":       true,
+		"struct __attribute__(( __preserve_access_index__ )) s { int a; };": true,
+		"struct s {\n} __attribute__((\n\tpreserve_access_index\n));":       true,
+		" * __builtin_preserve_access_index(&src->a.b.c));":                 false,
+		"#define X preserve_access_index":                                   false,
+		"":                                                                  false,
+	} {
+		if got := mayHaveAccessAttribute([]byte(src)); got != want {
+			t.Errorf("mayHaveAccessAttribute(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
