@@ -71,7 +71,7 @@ func (r *VerifierReport) LogTail() []string {
 // Only when the kernel rejects a program is it loaded again with the log on,
 // to build a VerifierReport. With verbose the log is on from the start.
 func load(spec *ebpf.CollectionSpec, opts *Options) (*ebpf.Collection, error) {
-	co := ebpf.CollectionOptions{Programs: ebpf.ProgramOptions{LogDisabled: true}}
+	co := ebpf.CollectionOptions{Programs: ebpf.ProgramOptions{LogDisabled: true}, Maps: ebpf.MapOptions{PinPath: opts.PinPath}}
 	if opts.Verbose {
 		co.Programs = ebpf.ProgramOptions{LogLevel: ebpf.LogLevelInstruction | ebpf.LogLevelStats, LogSizeStart: 1 << 20}
 	}

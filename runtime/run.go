@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +61,10 @@ type Options struct {
 	CommandStdout, CommandStderr io.Writer
 	// Iface is the network interface for XDP and TC programs (--iface).
 	Iface string
+	// PinPath is where maps pinned by name (LIBBPF_PIN_BY_NAME) are
+	// pinned, or found when another program pinned them first
+	// (--pin-path); "" is libbpf's default, /sys/fs/bpf.
+	PinPath string
 	// Verbose prints every program's verifier log and statistics, the time
 	// to attached, per-CPU values and internal maps (-v).
 	Verbose bool
@@ -127,6 +132,9 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 	if err := checkTargets(plans); err != nil {
 		return err
 	}
+	if err := checkPinPath(spec, &opts); err != nil {
+		return fmt.Errorf("%w: %w", ErrLoad, err)
+	}
 	memlockErr := removeMemlock()
 	memlockLimited = memlockErr != nil
 	coll, err := load(spec, &opts)
@@ -138,6 +146,9 @@ func Run(ctx context.Context, spec *ebpf.CollectionSpec, opts Options) (err erro
 		return err
 	}
 	defer coll.Close()
+	for _, name := range pinnedMaps(spec) {
+		out.diag("note: map %s is pinned at %s (LIBBPF_PIN_BY_NAME): it stays after bpfcc exits", name, filepath.Join(opts.PinPath, name))
+	}
 	if opts.Verbose {
 		printVerifierLogs(coll, out)
 		if filter != nil {

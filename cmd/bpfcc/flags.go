@@ -77,6 +77,9 @@ Run options (with --load):
                    backslashes, no pipes, redirections or expansion
   --duration D     stop after D (e.g. 5s)
   --iface NAME     network interface for XDP and TC programs
+  --pin-path DIR   where maps pinned by name (LIBBPF_PIN_BY_NAME) are
+                   pinned or found (default /sys/fs/bpf, as libbpf; the
+                   pins stay after bpfcc exits)
   -o FILE          write the results (events, tables, JSON) to FILE; the
                    command's output stays on standard output
   --json           print maps and events as JSON lines; without -o the
@@ -131,6 +134,7 @@ type config struct {
 	command  []string
 	duration time.Duration
 	iface    string
+	pinPath  string
 	json     bool
 	folded   bool
 	verbose  bool
@@ -328,6 +332,8 @@ func parseArgs(args []string) (*config, error) {
 			}
 		case a == "--iface":
 			c.iface, err = next(&i, a)
+		case a == "--pin-path":
+			c.pinPath, err = next(&i, a)
 		case a == "--json":
 			c.json = true
 		case a == "--folded":

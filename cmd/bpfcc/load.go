@@ -115,7 +115,7 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 	}
 	ropts := runtime.Options{
 		Probe: rtProbe, Binary: cmp.Or(cfg.binary, inferred), PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,
-		Iface: cfg.iface, Verbose: cfg.verbose, JSON: cfg.json, Folded: cfg.folded, Start: startTime,
+		Iface: cfg.iface, PinPath: cfg.pinPath, Verbose: cfg.verbose, JSON: cfg.json, Folded: cfg.folded, Start: startTime,
 		Stdout: stdout, Stderr: stderr,
 	}
 	if !strings.HasSuffix(cfg.input, ".o") {
