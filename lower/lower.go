@@ -41,6 +41,7 @@ func Lower(u *frontend.Unit, opts Options) (m *ir.Module, warnings diag.List, er
 		}
 	}()
 	l.collect()
+	l.linkLegacyMaps()
 	l.externFuncRefs()
 	l.lowerFuncs()
 	l.checkRecursion()
@@ -109,6 +110,8 @@ type lowerer struct {
 	nasm int
 	// progRefs are the functions named in program-array initialisers.
 	progRefs []progRef
+	// legacy are the maps defined in SEC("maps"), for linkLegacyMaps.
+	legacy []*legacyDef
 	// dataFuncRefs are the functions whose addresses initialise globals.
 	dataFuncRefs map[string]*cc.Declarator
 	// linkerExterns are the extern declarations of variables and maps

@@ -48,7 +48,7 @@ type program struct {
 	NonDet       map[string]bool
 	NoBPFTool    string // CLANG-BPFTOOL: skip REASON
 	// NoClangCilium (CLANG-CILIUM: skip REASON) marks programs whose clang
-	// object cilium/ebpf cannot parse, while bpfcc's object it can.
+	// object cilium/ebpf cannot parse or load, while bpfcc's object it can.
 	NoClangCilium string
 	CPU           int // CPU: vN, for both compilers (0: default, v3)
 	ClangCPU      int // CLANG-CPU: vN, for clang only (it has no signed division below v4)
