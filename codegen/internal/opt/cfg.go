@@ -287,10 +287,10 @@ func decideConstBranches(f *ir.Func) bool {
 
 // decideBranches is decideConstBranches after the last threading and
 // dead-code elimination, which leave a flag with one constant definition
-// (see there), then drops what the decided branches made unreachable or
-// dead.
+// (see there), and decideByWidths, then drops what the decided branches
+// made unreachable or dead.
 func decideBranches(f *ir.Func, c *passCtx) {
-	if decideConstBranches(f) {
+	if decided := decideByWidths(f); decideConstBranches(f) || decided {
 		removeUnreachable(f, c)
 		eliminateDeadCode(f, c)
 	}

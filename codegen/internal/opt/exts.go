@@ -186,3 +186,57 @@ func defWidth(w widths, in *ir.Instr) int {
 	}
 	return 64
 }
+
+// decideByWidths turns into jumps the branches that compare a register
+// with a constant the register's width (valueWidths) already decides:
+// `int r = u16_load; if (r < 0)` (a parser's error check on a protocol
+// number) can never be taken. Left in, the verifier must track the
+// register precisely at the test, and states that differ only in it
+// stop pruning one another (xdp-filter's VLAN loop exits). Reports
+// whether it decided one.
+func decideByWidths(f *ir.Func) bool {
+	w := valueWidths(f)
+	changed := false
+	for _, b := range f.Blocks {
+		t := b.Term()
+		if t == nil || t.Op != ir.OpBranch || t.A.IsImm || !t.B.IsImm {
+			continue
+		}
+		if taken, ok := decidedByWidth(t.Cond, t.W32, w.of(t.A), t.B.Imm); ok {
+			takeBranch(t, taken)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// decidedByWidth reports the outcome of `a cond c` for every a in
+// [0, 2^width), when it is the same for all of them.
+func decidedByWidth(cond ir.Cond, w32 bool, width int, c int64) (taken, ok bool) {
+	bits := 64
+	if w32 {
+		bits = 32
+	}
+	if width >= bits {
+		return false, false // a may be negative, or wrap
+	}
+	lo, hi := int64(0), int64(1)<<width-1
+	switch cond {
+	case ir.Eq, ir.Ne:
+		// c, as the compare sees it, outside [0, hi]: never equal.
+		uc := uint64(c)
+		if w32 {
+			uc = uint64(uint32(c))
+		}
+		if uc > uint64(hi) {
+			return cond == ir.Ne, true
+		}
+		return false, false
+	case ir.Set:
+		return false, c&hi == 0
+	}
+	// The ordered conditions are monotonic in a on [0, hi], which stays
+	// non-negative in the signed view: the ends agree or nothing is known.
+	at0, atHi := ir.EvalCond(cond, w32, lo, c), ir.EvalCond(cond, w32, hi, c)
+	return at0, at0 == atHi
+}

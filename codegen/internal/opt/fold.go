@@ -40,8 +40,14 @@ func singleDefConsts(f *ir.Func, defs map[ir.Reg]int) map[ir.Reg]int64 {
 // decideBranch turns branch in, whose operands hold a and b, into a jump
 // to the arm it takes.
 func decideBranch(in *ir.Instr, a, b int64) {
+	takeBranch(in, ir.EvalCond(in.Cond, in.W32, a, b))
+}
+
+// takeBranch turns branch in into a jump to its Then arm (taken) or its
+// Else arm.
+func takeBranch(in *ir.Instr, taken bool) {
 	to := in.Else
-	if ir.EvalCond(in.Cond, in.W32, a, b) {
+	if taken {
 		to = in.Then
 	}
 	*in = ir.Instr{Op: ir.OpJump, Then: to, Pos: in.Pos, Note: in.Note}
