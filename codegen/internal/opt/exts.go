@@ -164,7 +164,12 @@ func defWidth(w widths, in *ir.Instr) int {
 		case ir.UDiv:
 			n = a
 		case ir.UMod:
-			n = min(a, b)
+			// x % 0 is x in BPF: b bounds the result only when it is a
+			// constant other than 0.
+			n = a
+			if in.B.IsImm && in.B.Imm != 0 {
+				n = min(a, b)
+			}
 		case ir.Lsh:
 			if in.B.IsImm {
 				n = a + int(in.B.Imm)
