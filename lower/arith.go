@@ -20,6 +20,9 @@ func (fl *fnLowerer) arith(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNod
 			op = ir.SMod
 		}
 	}
+	if isInt128(t) {
+		return fl.binop128(n, op, av, bv, t)
+	}
 	if isDivision(op) && bv.op.IsImm && bv.op.Imm == 0 {
 		fl.l.errorf(n, "division by zero")
 		return value{op: ir.Imm(0), t: t}
@@ -111,6 +114,9 @@ func (fl *fnLowerer) shift(n cc.ExpressionNode, op ir.ALU, a, b cc.ExpressionNod
 			bv.op.Imm &= width - 1
 		}
 	}
+	if isInt128(t) {
+		return fl.binop128(n, op, av, bv, t)
+	}
 	return fl.binop(op, av, bv, t)
 }
 
@@ -189,7 +195,7 @@ func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
 		fl.cond(x.RelationalExpression, yes, no)
 		return
 	case *cc.AndExpression:
-		if x.Case == cc.AndExpressionAnd {
+		if x.Case == cc.AndExpressionAnd && !isInt128(x.Type()) {
 			// if (a & b): a JSET test.
 			t := x.Type()
 			av := fl.convert(fl.rvalue(x.AndExpression), t)
@@ -202,6 +208,9 @@ func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
 		}
 	}
 	v := fl.rvalue(e)
+	if isInt128(v.t) {
+		v = fl.truth128(v)
+	}
 	w32 := !isAggregate(v.t) && scalarSize(v.t) <= 4
 	if v.op.IsImm {
 		if v.op.Imm != 0 {
@@ -270,6 +279,13 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 		ct = fl.usual(fl.typeOf(a), fl.typeOf(b))
 	}
 	ar, br := fl.rvalue(a), fl.rvalue(b)
+	if isInt128(ct) {
+		if isSigned(ct) {
+			c = c.Signed()
+		}
+		fl.compare128(c, fl.convert(ar, ct), fl.convert(br, ct), yes, no)
+		return
+	}
 	if nc, na, nb, ok := narrowCompare(c, ar, br, ct, fl.convert); ok {
 		fl.branch(nc, ir.R(fl.toReg(na)), fl.cmpOperand(nb, true), true, yes, no)
 		return
@@ -373,6 +389,9 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 		fl.noteReserve(t, x.AssignmentExpression)
 		v := fl.rvalue(x.AssignmentExpression)
 		if isAggregate(t) {
+			if isInt128(t) {
+				v = fl.convert(v, t)
+			}
 			fl.store(lv, v)
 			return v
 		}
@@ -440,7 +459,11 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 		if isDivision(op) && rhs.op.IsImm && rhs.op.Imm == 0 {
 			fl.l.warnf(x, "division by zero")
 		}
-		res = fl.binop(op, fl.convert(cur, ct), rhs, ct)
+		if isInt128(ct) {
+			res = fl.binop128(x, op, fl.convert(cur, ct), rhs, ct)
+		} else {
+			res = fl.binop(op, fl.convert(cur, ct), rhs, ct)
+		}
 	}
 	res = fl.convert(res, t)
 	fl.store(lv, res)
@@ -467,7 +490,16 @@ func (fl *fnLowerer) incDec(n cc.ExpressionNode, e cc.ExpressionNode, inc, post 
 		if !inc {
 			op = ir.Sub
 		}
-		res = fl.convert(fl.binop(op, fl.convert(cur, ct), value{op: ir.Imm(1), t: ct}, ct), t)
+		if isInt128(ct) {
+			if post {
+				// The old value must outlive the store to lv.
+				lo, hi := fl.halves(cur)
+				old = fl.make128(lo, hi, t)
+			}
+			res = fl.binop128(n, op, cur, fl.convert(value{op: ir.Imm(1), t: fl.l.u.AST.Int}, ct), ct)
+		} else {
+			res = fl.convert(fl.binop(op, fl.convert(cur, ct), value{op: ir.Imm(1), t: ct}, ct), t)
+		}
 	}
 	fl.store(lv, res)
 	if post {

@@ -155,7 +155,7 @@ func (l *lowerer) constInit(img *dataImage, off int64, t cc.Type, ini *cc.Initia
 		l.constLeaf(img, off, t, nil, ini.AssignmentExpression)
 		return
 	}
-	if !isAggregate(t) {
+	if convertible(t) {
 		if list := ini.InitializerList; list != nil && list.Initializer != nil {
 			l.constInit(img, off, t, list.Initializer)
 		}

@@ -371,6 +371,9 @@ func (fl *fnLowerer) unary(x *cc.UnaryExpression) value {
 		return fl.convert(fl.rvalue(x.CastExpression), t)
 	case cc.UnaryExpressionMinus:
 		v := fl.convert(fl.rvalue(x.CastExpression), t)
+		if isInt128(t) {
+			return fl.binop128(x, ir.Sub, fl.convert(value{op: ir.Imm(0), t: fl.l.u.AST.Int}, t), v, t)
+		}
 		r := fl.tmp()
 		w32 := scalarSize(t) <= 4
 		fl.emit(&ir.Instr{Op: ir.OpNeg, Dst: r, A: ir.R(fl.toReg(v)), W32: w32})
@@ -380,6 +383,9 @@ func (fl *fnLowerer) unary(x *cc.UnaryExpression) value {
 		return value{op: ir.R(r), t: t}
 	case cc.UnaryExpressionCpl:
 		v := fl.convert(fl.rvalue(x.CastExpression), t)
+		if isInt128(t) {
+			return fl.binop128(x, ir.Xor, v, fl.convert(value{op: ir.Imm(-1), t: fl.l.u.AST.Int}, t), t)
+		}
 		return fl.binop(ir.Xor, v, value{op: ir.Imm(-1), t: t}, t)
 	case cc.UnaryExpressionNot:
 		return fl.materialize(func(yes, no *ir.Block) { fl.cond(x.CastExpression, no, yes) }, t)

@@ -11,7 +11,7 @@ import (
 // initLocal initialises a local from its initializer.
 func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
 	if ini.Case == cc.InitializerInitList {
-		if !isAggregate(lv.typ) {
+		if convertible(lv.typ) {
 			// Scalar initialised with braces: int x = {5};
 			if l := ini.InitializerList; l != nil && l.Initializer != nil && l.Initializer.Case == cc.InitializerExpr {
 				fl.storeVar(lv, fl.rvalue(l.Initializer.AssignmentExpression))
@@ -166,7 +166,7 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 		if x.reset {
 			continue
 		}
-		if _, ok := fl.constVal(x.e); !ok || x.field != nil && x.field.IsBitfield() || isAggregate(x.t) {
+		if _, ok := fl.constVal(x.e); !ok || x.field != nil && x.field.IsBitfield() || !convertible(x.t) {
 			allConst = false
 		}
 	}
@@ -212,7 +212,7 @@ func (fl *fnLowerer) initLocalList(lv *local, list *cc.InitializerList) {
 				continue
 			}
 			v := fl.rvalue(x.e)
-			if !isAggregate(x.t) {
+			if convertible(x.t) {
 				v = fl.convert(v, x.t)
 			}
 			fl.store(elem, v)

@@ -7,10 +7,10 @@ import (
 // Facts about C types as lower needs them.
 
 // isAggregate reports whether values of t live in memory and are handled by
-// address (structs, unions, arrays).
+// address (structs, unions, arrays, and __int128: see int128.go).
 func isAggregate(t cc.Type) bool {
 	switch t.Kind() {
-	case cc.Struct, cc.Union, cc.Array:
+	case cc.Struct, cc.Union, cc.Array, cc.Int128, cc.UInt128:
 		return true
 	}
 	return false

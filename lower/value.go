@@ -241,7 +241,7 @@ func (fl *fnLowerer) scalarAccess(lv lvalue) (ir.Reg, int64, *ir.CoreReloc) {
 // storeVar initialises a local from v (converted to the local's type).
 func (fl *fnLowerer) storeVar(lv *local, v value) {
 	dst := fl.lvalueOfLocal(lv)
-	if !isAggregate(lv.typ) {
+	if convertible(lv.typ) {
 		v = fl.convert(v, lv.typ)
 	}
 	fl.store(dst, v)
@@ -332,6 +332,12 @@ func (fl *fnLowerer) convert(v value, t cc.Type) value {
 	if t == nil || v.t == nil {
 		return v
 	}
+	switch {
+	case isInt128(t) && !isInt128(v.t) && isScalar(v.t):
+		return fl.widen128(v, t)
+	case isInt128(v.t) && !isInt128(t) && isScalar(t):
+		return fl.narrow128(v, t)
+	}
 	if isAggregate(t) || t.Kind() == cc.Void {
 		return value{op: v.op, t: t}
 	}
@@ -402,6 +408,9 @@ func (fl *fnLowerer) ext(op ir.Operand, bits int, signed bool, t cc.Type) value 
 // toBool yields 0 or 1.
 func (fl *fnLowerer) toBool(v value) value {
 	bt := fl.boolType(v.t)
+	if isInt128(v.t) {
+		v = fl.truth128(v)
+	}
 	if v.op.IsImm {
 		if v.op.Imm != 0 {
 			return value{op: ir.Imm(1), t: bt}
