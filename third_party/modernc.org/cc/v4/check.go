@@ -2724,7 +2724,8 @@ func (n *DeclarationSpecifiers) check(c *ctx, isExtern, isStatic, isAtomic, isTh
 			TypeSpecifierEnum,
 			TypeSpecifierStructOrUnion,
 			TypeSpecifierTypeName,
-			TypeSpecifierTypeofExpr:
+			TypeSpecifierTypeofExpr,
+			TypeSpecifierTypeofType: // bpfcc: typeof(type-name) declares too
 
 			return r
 		}

@@ -3325,7 +3325,7 @@ func (p *parser) typeSpecifier() *TypeSpecifier {
 		return &TypeSpecifier{Case: TypeSpecifierDecimal128, Token: p.shift(false)}
 	case rune(TYPEOF):
 		switch ch := p.peek(2, true).Ch; {
-		case p.isTypeSpecifier(ch, true):
+		case p.isTypeSpecifier(ch, true) || p.isTypeQualifier(ch): // bpfcc: typeof(const char *)
 			return &TypeSpecifier{Case: TypeSpecifierTypeofType, Token: p.shift(false), Token2: p.must('('), TypeName: p.typeName(), Token3: p.must(')')}
 		case p.isExpression(ch):
 			return &TypeSpecifier{Case: TypeSpecifierTypeofExpr, Token: p.shift(false), Token2: p.must('('), ExpressionList: p.expression(false), Token3: p.must(')')}

@@ -1,0 +1,45 @@
+package frontend
+
+import (
+	"testing"
+
+	"modernc.org/cc/v4"
+)
+
+// typeof(type-name) declares wherever a type specifier may stand, also
+// when the type name begins with a qualifier: libbpf's __type(value,
+// const char *) in a map definition expands to typeof(const char *) *value.
+func TestTypeofTypeName(t *testing.T) {
+	src := `
+typeof(int) q;
+struct { typeof(const char *) *value; typeof(volatile int) v; } m;
+int f(void) { typeof(unsigned int) x = 1; __typeof__(const long) y = 2; return x + y + q; }
+`
+	u, err := Parse("typeof.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := func(name string) cc.Type {
+		for _, n := range u.AST.Scope.Nodes[name] {
+			if d, ok := n.(*cc.Declarator); ok {
+				return d.Type()
+			}
+		}
+		t.Fatalf("%s is not declared", name)
+		return nil
+	}
+	if k := decl("q").Kind(); k != cc.Int {
+		t.Errorf("q: %v, want int", k)
+	}
+	st, ok := decl("m").(*cc.StructType)
+	if !ok {
+		t.Fatalf("m: %v, want a struct", decl("m"))
+	}
+	value := st.FieldByName("value").Type()
+	if p, ok := value.(*cc.PointerType); !ok || p.Elem().Kind() != cc.Ptr || p.Elem().(*cc.PointerType).Elem().Kind() != cc.Char {
+		t.Errorf("m.value: %v, want const char **", value)
+	}
+	if v := st.FieldByName("v").Type(); v.Kind() != cc.Int {
+		t.Errorf("m.v: %v, want int", v)
+	}
+}
