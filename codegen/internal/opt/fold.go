@@ -57,6 +57,7 @@ func takeBranch(in *ir.Instr, taken bool) {
 // registers whose only definition is a constant move), folds operations on
 // constants and simple identities, and decides constant branches.
 func foldConstants(f *ir.Func, _ *passCtx) {
+	foldJoinConstants(f)
 	defs := defCounts(f)
 	global := singleDefConsts(f, defs)
 	for _, b := range f.Blocks {
