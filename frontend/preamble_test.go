@@ -115,11 +115,7 @@ func TestPreambleParse(t *testing.T) {
 	dir := t.TempDir()
 	hdr := filepath.Join(dir, "h.h")
 	main := filepath.Join(dir, "m.c")
-	write := func(name, s string) {
-		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, s string) { writeFile(t, name, s) }
 	write(hdr, "#define V 1\nstruct used { int a; };\nstruct unused { int b; };\nstatic inline int helper(void) { return V; }\n")
 	write(main, "#include \"h.h\"\nint get(struct used *u) { return u->a + helper() + V; }\n")
 	cache := hcache.Open(filepath.Join(dir, "cache"))
@@ -222,11 +218,7 @@ func TestReducedPreamble(t *testing.T) {
 	dir := t.TempDir()
 	hdr := filepath.Join(dir, "h.h")
 	main := filepath.Join(dir, "m.c")
-	write := func(name, s string) {
-		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, s string) { writeFile(t, name, s) }
 	write(hdr, "struct used { int a; };\nstruct unused { int b; };\nstatic inline int helper(void) { return 1; }\n")
 	cache := hcache.Open(filepath.Join(dir, "cache"))
 	found := func(body string) string {
@@ -273,5 +265,12 @@ func TestReducedPreamble(t *testing.T) {
 	}
 	if w := cache.Warnings(); len(w) != 1 || !strings.Contains(w[0], "malformed reduced preamble") {
 		t.Errorf("warnings: %q, want one about the reduced entry", w)
+	}
+}
+
+func writeFile(t *testing.T, name, s string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
