@@ -1921,7 +1921,7 @@ func (c *cpp) includeNext(ln controlLine) {
 		if Dmesgs {
 			Dmesg("#include_next cleaned sysinclude path to try 'v' %s", v)
 		}
-		pth := filepath.Join(v, nm)
+		pth := includePath(v, nm)
 		if Dmesgs {
 			Dmesg("#include_next joined 'pth' %s", pth)
 		}
@@ -1981,7 +1981,7 @@ func (c *cpp) include(ln controlLine) {
 				v, _ = filepath.Split(ln[2].Position().Filename)
 				v = filepath.Clean(v)
 			}
-			pth := filepath.Join(v, nm)
+			pth := includePath(v, nm)
 			if g, err := c.group(Source{pth, nil, c.cfg.FS}); err == nil {
 				if Dmesgs {
 					Dmesg("#include %s OK, using: %s", nm, v)
@@ -1998,7 +1998,7 @@ func (c *cpp) include(ln controlLine) {
 	case strings.HasPrefix(raw, "<") && strings.HasSuffix(raw, ">"):
 		nm := raw[1 : len(raw)-1]
 		for _, v := range c.cfg.SysIncludePaths {
-			pth := filepath.Join(v, nm)
+			pth := includePath(v, nm)
 			if g, err := c.group(Source{pth, nil, c.cfg.FS}); err == nil {
 				if Dmesgs {
 					Dmesg("#include %s OK, using: %s", nm, v)
@@ -2057,7 +2057,7 @@ func (c *cpp) hasInclude(t Token, raw string, next bool) (r bool) {
 		case strings.HasPrefix(raw, `"`) && strings.HasSuffix(raw, `"`), strings.HasPrefix(raw, "<") && strings.HasSuffix(raw, ">"):
 			nm := raw[1 : len(raw)-1]
 			for _, v := range c.includeNextPaths() {
-				if c.hasFile(t, filepath.Join(v, nm)) {
+				if c.hasFile(t, includePath(v, nm)) {
 					return true
 				}
 			}
@@ -2074,7 +2074,7 @@ func (c *cpp) hasInclude(t Token, raw string, next bool) (r bool) {
 			if v == "" || v == "@" {
 				v, _ = filepath.Split(t.Position().Filename)
 			}
-			pth := filepath.Join(v, nm)
+			pth := includePath(v, nm)
 			if c.hasFile(t, pth) {
 				return true
 			}
@@ -2082,7 +2082,7 @@ func (c *cpp) hasInclude(t Token, raw string, next bool) (r bool) {
 	case strings.HasPrefix(raw, "<") && strings.HasSuffix(raw, ">"):
 		nm := raw[1 : len(raw)-1]
 		for _, v := range c.cfg.SysIncludePaths {
-			pth := filepath.Join(v, nm)
+			pth := includePath(v, nm)
 			if c.hasFile(t, pth) {
 				return true
 			}
@@ -3476,4 +3476,13 @@ func (c *cpp) pragmaLine(x controlLine) {
 			}
 		}
 	}
+}
+
+// includePath is where #include looks for nm in the directory dir: nm
+// itself when it is absolute (bpfcc: filepath.Join would put it under dir).
+func includePath(dir, nm string) string {
+	if filepath.IsAbs(nm) {
+		return nm
+	}
+	return filepath.Join(dir, nm)
 }
