@@ -216,7 +216,7 @@ func write(path string, o *obj.Object, noListing, noSpec bool) (*Result, error) 
 
 // ciliumCannotRead names what in o cilium/ebpf does not read, or "":
 // typed __ksym variables (it takes only `extern const void NAME __ksym;`),
-// __weak externs, externs for the BPF static linker, and data in sections
+// __weak externs and maps, externs for the BPF static linker, and data in sections
 // other than .data*, .rodata*, .bss*
 // and .struct_ops.link (.struct_ops, an arena's .addr_space.1, ...).
 func ciliumCannotRead(o *obj.Object) string {
@@ -229,6 +229,12 @@ func ciliumCannotRead(o *obj.Object) string {
 	for _, m := range o.Maps {
 		if m.Extern {
 			return fmt.Sprintf("extern map %q (for the BPF static linker)", m.Name)
+		}
+		if m.Weak {
+			// STB_WEAK, as clang writes it, so that the BPF static
+			// linker lets another object's definition win (libbpf's
+			// usdt.bpf.h maps); cilium/ebpf relocates global maps only.
+			return fmt.Sprintf("map %q is __weak", m.Name)
 		}
 		if m.BTF != nil {
 			for _, f := range m.BTF.Members {

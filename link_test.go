@@ -155,3 +155,53 @@ __attribute__((section("xdp"))) int prog(void *ctx) {
 		t.Errorf("a pointer chosen at run time: %v", err)
 	}
 }
+
+// Two objects that each define the same __weak map (libbpf's usdt.bpf.h
+// does, for every object that traces USDT probes) link into one: the maps
+// are STB_WEAK, as clang writes them, and the linker keeps one.
+func TestWeakMapsLink(t *testing.T) {
+	bpftool, err := exec.LookPath("bpftool")
+	if err != nil {
+		t.Skip("no bpftool to link with")
+	}
+	src := func(prog string) []byte {
+		return []byte(`
+struct { int (*type)[2]; int (*max_entries)[4]; int *key; long *value; } shared __attribute__((section(".maps"), weak));
+static void *(*lookup)(void *map, const void *key) = (void *)1;
+__attribute__((section("xdp"))) int ` + prog + `(void *ctx) { int k = 0; return lookup(&shared, &k) != 0; }
+char _license[] __attribute__((section("license"))) = "GPL";
+`)
+	}
+	dir := t.TempDir()
+	var objs []string
+	for _, prog := range []string{"a", "b"} {
+		res, err := Compile(prog+".c", Options{Source: src(prog)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, prog+".o")
+		if err := os.WriteFile(p, res.Object, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, p)
+	}
+	out := filepath.Join(dir, "linked.o")
+	if msg, err := exec.Command(bpftool, append([]string{"gen", "object", out}, objs...)...).CombinedOutput(); err != nil {
+		t.Fatalf("bpftool gen object: %v\n%s", err, msg)
+	}
+	f, err := elf.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, _ := f.Symbols()
+	n := 0
+	for _, s := range syms {
+		if s.Name == "shared" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the linked object has %d symbols named shared, want 1", n)
+	}
+}

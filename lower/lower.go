@@ -363,7 +363,7 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 			l.dataVar(d, id, name, static, sec)
 		}
 		l.tagVar(d, name, declTags(d.Type().Attributes(), id.AttributeSpecifierList))
-		if a := d.Type().Attributes(); hasAttr(a, "weak") || listHasAttr(id.AttributeSpecifierList, "weak") {
+		if a := d.Type().Attributes(); hasAttr(a, "weak") || a != nil && a.Weak() || listHasAttr(id.AttributeSpecifierList, "weak") {
 			l.weakVar(d, name)
 		}
 	}

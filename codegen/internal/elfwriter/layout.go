@@ -278,7 +278,7 @@ func (w *writer) addSymbols() error {
 		// cilium/ebpf (and so --load) refuses references to weak maps,
 		// and usdt.bpf.h's maps are __weak.
 		ml.sym = w.file.addSymbol(&symbol{
-			name: ml.m.Name, bind: bindOf(ml.m.Static), typ: elf.STT_OBJECT,
+			name: ml.m.Name, bind: bindOfWeak(ml.m.Static, ml.m.Weak), typ: elf.STT_OBJECT,
 			sec: w.mapsSec, value: ml.off, size: ml.size,
 		})
 	}
