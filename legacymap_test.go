@@ -11,7 +11,7 @@ import (
 // iproute2's struct bpf_elf_map names its words size_key, size_value,
 // max_elem and flags; its pinning = PIN_GLOBAL_NS becomes pinning by
 // name; words with no BTF place are reported, and a definition without
-// flags has none.
+// flags has none. gobpf's "maps/NAME" sections are legacy maps too.
 func TestLegacyMapByPosition(t *testing.T) {
 	src := `
 #include <linux/bpf.h>
@@ -23,7 +23,7 @@ struct bpf_elf_map __attribute__((section("maps"), used)) inner = {
 	.type = BPF_MAP_TYPE_ARRAY, .size_key = 4, .size_value = 4, .max_elem = 1, .id = 7, .inner_idx = 1,
 };
 struct four { unsigned int type, key_size, value_size, max_entries; };
-struct four __attribute__((section("maps"), used)) def4 = { BPF_MAP_TYPE_ARRAY, 4, 2, 3 };
+struct four __attribute__((section("maps/def4"), used)) def4 = { BPF_MAP_TYPE_ARRAY, 4, 2, 3 };
 static void *(*lookup)(void *map, const void *key) = (void *)BPF_FUNC_map_lookup_elem;
 __attribute__((section("socket"), used)) int prog(void *ctx)
 {

@@ -349,7 +349,9 @@ func (l *lowerer) collectDecl(decl *cc.Declaration, fn *fnLowerer) {
 		switch {
 		case sec == ".maps":
 			l.btfMap(d, id, name, static)
-		case sec == "maps":
+		case sec == "maps" || strings.HasPrefix(sec, "maps/"):
+			// "maps/NAME": gobpf's and bcc's legacy sections, which
+			// cilium/ebpf reads as "maps" too.
 			l.legacyMap(d, id, name, static)
 		case name == "_license" || sec == "license":
 			l.license(d, id)
