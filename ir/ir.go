@@ -28,6 +28,18 @@ type Pos struct {
 // is an error only if optimisation leaves it reachable.
 const TrapSym = "__builtin_trap"
 
+// MemcpySym and MemsetSym are the callees of an OpCallFunc that stands for
+// a memcpy (Args: destination, source, size) or memset (destination, byte,
+// size) whose size lower could not read as a constant, but inlining and
+// propagation may make one (a size passed to an inline helper). Size is
+// the alignment both addresses are known to have. The optimiser expands
+// each into loads and stores once the size is known; one it cannot
+// becomes a trap carrying its Note.
+const (
+	MemcpySym = "__bpfcc_memcpy"
+	MemsetSym = "__bpfcc_memset"
+)
+
 // ConstPSym is the callee of an OpCallFunc that __builtin_constant_p(x)
 // lowers to when the front end could not decide it: code generation
 // replaces it with 1 when inlining and folding made x a constant, else 0,

@@ -120,12 +120,16 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		if !need(3) {
 			return zero, true
 		}
+		al := min(pointeeAlign(args[0]), pointeeAlign(args[1]))
+		if !strings.HasSuffix(name, "memmove") && fl.sizeLater(args[2]) {
+			dst, src := fl.rvalue(args[0]), fl.rvalue(args[1])
+			return dst, fl.memOpLater(ir.MemcpySym, name, dst, src, args[2], al)
+		}
 		n, ok := fl.constSize(x, name, args[2])
 		if !ok {
 			return zero, true
 		}
 		dst, src := fl.rvalue(args[0]), fl.rvalue(args[1])
-		al := min(pointeeAlign(args[0]), pointeeAlign(args[1]))
 		dl := lvalue{t: elemType(dst.t), base: fl.toReg(dst)}
 		sl := lvalue{t: elemType(src.t), base: fl.toReg(src)}
 		if strings.HasSuffix(name, "memmove") {
@@ -138,6 +142,11 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 	case "__builtin_memset", "memset":
 		if !need(3) {
 			return zero, true
+		}
+		if fl.sizeLater(args[2]) {
+			dst := fl.rvalue(args[0])
+			c := fl.convert(fl.rvalue(args[1]), fl.l.u.AST.UChar)
+			return dst, fl.memOpLater(ir.MemsetSym, name, dst, c, args[2], pointeeAlign(args[0]))
 		}
 		n, ok := fl.constSize(x, name, args[2])
 		if !ok {
@@ -178,6 +187,24 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		return fl.atomic(x, name, args, discard)
 	}
 	return zero, false
+}
+
+// sizeLater reports whether the size e of a memcpy or memset is no
+// constant here but may become one: a parameter of a function inlining
+// binds to a constant.
+func (fl *fnLowerer) sizeLater(e cc.ExpressionNode) bool {
+	_, ok := fl.constVal(e)
+	return !ok && foldableLater(e)
+}
+
+// memOpLater emits the memcpy or memset (sym) whose size e the optimiser
+// may learn (see ir.MemcpySym); it always reports true.
+func (fl *fnLowerer) memOpLater(sym, name string, dst, b value, e cc.ExpressionNode, al int) bool {
+	n := fl.convert(fl.rvalue(e), fl.l.u.AST.ULong)
+	fl.setPos(e)
+	fl.emit(&ir.Instr{Op: ir.OpCallFunc, Sym: sym, Args: []ir.Operand{ir.R(fl.toReg(dst)), b.op, n.op}, Size: max(al, 1),
+		Note: fmt.Sprintf("%s needs a size known at compile time in BPF", name)})
+	return true
 }
 
 func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int64, bool) {
