@@ -67,6 +67,9 @@ type Options struct {
 	NoStdInc         bool
 	// Std is the -std= C standard; "" is clang's default, gnu17.
 	Std string
+	// Includes are -include files, read before the source (they turn the
+	// header cache off for the compile).
+	Includes []string
 	// Defines are -D arguments: "NAME" or "NAME=VALUE".
 	Defines []string
 	// Undefines are -U arguments.
@@ -301,5 +304,5 @@ func TargetHeader(bin string) func(src []byte) []byte {
 // search, macros, standard and CPU (as given: 0 for the default).
 func (opts Options) FrontendOptions() frontend.Options {
 	return frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, AfterDirs: opts.AfterIncludeDirs, NoStdInc: opts.NoStdInc,
-		Std: opts.Std, Defines: opts.Defines, Undefines: opts.Undefines, CPU: opts.CPU}
+		Std: opts.Std, Includes: opts.Includes, Defines: opts.Defines, Undefines: opts.Undefines, CPU: opts.CPU}
 }

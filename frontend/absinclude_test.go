@@ -3,6 +3,8 @@ package frontend
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/bpfcc/bpfcc/frontend/hcache"
 )
 
 // An absolute #include name is opened as it is, in both forms and in
@@ -16,5 +18,24 @@ func TestAbsoluteInclude(t *testing.T) {
 		"int x = FROM_ABS;\n"
 	if _, err := Parse(filepath.Join(dir, "m.c"), Options{Source: []byte(src)}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// -include files are read before the main file (a relative name from the
+// working directory), also with a header cache, which they turn off: the
+// cached preamble would be read without them.
+func TestCommandLineInclude(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "config.h"), "#define LIMIT 9\n")
+	main := filepath.Join(dir, "m.c")
+	writeFile(t, main, "#include <linux/types.h>\nint limit = LIMIT;\n_Static_assert(LIMIT == 9, \"config.h read first\");\n")
+	t.Chdir(dir)
+	for range 2 {
+		if _, err := Parse(main, Options{Includes: []string{"config.h"}, Cache: hcache.Open(filepath.Join(dir, "cache"))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Parse(main, Options{}); err == nil {
+		t.Error("compiles without config.h")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +35,10 @@ type Options struct {
 	Undefines []string
 	// Std is the -std= language standard ("" for the default, gnu17).
 	Std string
+	// Includes are -include files, read before the main file as if it
+	// began with #include "FILE" (a relative FILE from the working
+	// directory first, as clang); they turn the preamble cache off.
+	Includes []string
 	// CPU is the -mcpu version, exposed as __BPF_CPU_VERSION__.
 	CPU int
 	// TargetHeader, when set, gives the text of <bpfcc/target.h> for the
@@ -111,12 +116,16 @@ func Parse(path string, opts Options) (*Unit, error) {
 	loops := &loopSites{}
 	main, regions := hideAccessAttribute(path, dropEmptyAttributes(rewriteFnArray(rewriteU8(endLine(src)))))
 	mainText := loops.mark(rewriteLocalLabels(rewriteNamedVariadics(main)))
-	sources := []cc.Source{
+	if len(opts.Includes) > 0 {
+		// The cached preamble would be read without them.
+		opts.Cache = nil
+	}
+	sources := append([]cc.Source{
 		{Name: "<predefined>", Value: predefined(opts)},
 		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: "<builtin-macros>", Value: include.BuiltinMacros},
-		{Name: path, Value: mainText},
-	}
+		{Name: "<builtin-macros>", Value: include.BuiltinMacros}},
+		append(commandLineIncludes(opts.Includes),
+			cc.Source{Name: path, Value: mainText})...)
 	headerRegions := []accessRegion{}
 	pruned := false
 	sfs := cfg.FS.(sourceFS)
@@ -337,7 +346,8 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 		sfs.target = onceTarget(opts.TargetHeader, src)
 		cfg.FS = sfs
 	}
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}, {Name: path, Value: rewriteLocalLabels(rewriteNamedVariadics(endLine(src)))}}
+	sources := append([]cc.Source{{Name: "<predefined>", Value: predefined(opts)}, {Name: "<builtin>", Value: cc.Builtin}, {Name: "<builtin-macros>", Value: include.BuiltinMacros}},
+		append(commandLineIncludes(opts.Includes), cc.Source{Name: path, Value: rewriteLocalLabels(rewriteNamedVariadics(endLine(src)))})...)
 	// Preprocess into a buffer under the same watchdog as Translate: an
 	// include cycle among headers without guards never ends in cc.
 	var buf bytes.Buffer
@@ -365,4 +375,24 @@ func Preprocess(path string, opts Options, w io.Writer) error {
 // search is the include search opts describe.
 func (opts Options) search() include.Search {
 	return include.Search{Dirs: opts.IncludeDirs, After: opts.AfterDirs, NoStd: opts.NoStdInc}
+}
+
+// commandLineIncludes is the source of the -include files: an #include
+// line each, as clang adds them to its predefines (none without any).
+func commandLineIncludes(files []string) []cc.Source {
+	if len(files) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			if abs, err := filepath.Abs(f); err == nil {
+				if _, err := os.Stat(abs); err == nil {
+					f = abs
+				}
+			}
+		}
+		fmt.Fprintf(&b, "#include \"%s\"\n", strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(f))
+	}
+	return []cc.Source{{Name: "<command line>", Value: b.String()}}
 }

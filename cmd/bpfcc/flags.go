@@ -34,6 +34,7 @@ Compile options:
   -isystem DIR     add DIR after the -I directories
   -idirafter DIR   add DIR after the system include directories
   -nostdinc        do not search the system include directories
+  -include FILE    read FILE before the source, as #include "FILE" at its top
   -std=STD         C standard: c89, c99, c11, c17, c23 or gnu89 .. gnu23
                    (default gnu17; sets __STDC_VERSION__, __STRICT_ANSI__)
   -D NAME[=VAL]    define a macro
@@ -105,6 +106,7 @@ type config struct {
 	afterDirs  []string // -idirafter
 	noStdInc   bool
 	std        string
+	includes   []string // -include
 	defines    []string
 	undefs     []string
 	opt        int
@@ -150,7 +152,7 @@ func (c *config) outPath() string {
 
 func (c *config) compileOptions() bpfcc.Options {
 	o := bpfcc.Options{
-		IncludeDirs: append(slices.Clip(c.incDirs), c.sysDirs...), AfterIncludeDirs: c.afterDirs, NoStdInc: c.noStdInc, Std: c.std,
+		IncludeDirs: append(slices.Clip(c.incDirs), c.sysDirs...), AfterIncludeDirs: c.afterDirs, NoStdInc: c.noStdInc, Std: c.std, Includes: c.includes,
 		Defines: c.defines, Undefines: c.undefs,
 		OptLevel: bpfcc.Opt(c.opt), NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
@@ -270,6 +272,9 @@ func parseArgs(args []string) (*config, error) {
 			c.sysDirs = append(c.sysDirs, strings.TrimPrefix(a, "-isystem"))
 		case strings.HasPrefix(a, "-idirafter"):
 			c.afterDirs = append(c.afterDirs, strings.TrimPrefix(a, "-idirafter"))
+		case a == "-include":
+			v, err = next(&i, a)
+			c.includes = append(c.includes, v)
 		case a == "-nostdinc" || a == "-nostdlibinc":
 			c.noStdInc = true
 		case strings.HasPrefix(a, "-std=") || strings.HasPrefix(a, "--std=") || a == "-ansi":

@@ -63,6 +63,8 @@ func TestClangCompatFlags(t *testing.T) {
 		{[]string{"-isystem", filepath.Join(dir, "sys"), "-idirafter", filepath.Join(dir, "after")}, "int from = 1 + 1;"},
 		{[]string{"-idirafter", filepath.Join(dir, "after")}, system},
 		{[]string{"-nostdinc", "-idirafter", filepath.Join(dir, "after")}, "int from = 2 + 1;"},
+		// -include: read first, so FROM is defined before the source.
+		{[]string{"-include", filepath.Join(dir, "sys/linux/types.h"), "-idirafter", filepath.Join(dir, "after")}, "int from = 1 + 1;"},
 	} {
 		var so, se bytes.Buffer
 		if code := run(append(append([]string{"-E", "--no-cache"}, tc.args...), src), &so, &se); code != exitOK || !strings.Contains(so.String(), tc.want) {
