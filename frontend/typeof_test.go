@@ -43,3 +43,13 @@ int f(void) { typeof(unsigned int) x = 1; __typeof__(const long) y = 2; return x
 		t.Errorf("m.v: %v, want int", v)
 	}
 }
+
+// _Float32, _Float32x, _Float64 and _Float64x are no keywords, as in
+// clang: glibc's bits/floatn-common.h typedefs them (for a compiler that
+// says it is GCC 4, as clang and bpfcc do).
+func TestFloatNTypedefs(t *testing.T) {
+	src := "typedef float _Float32;\ntypedef double _Float64;\ntypedef double _Float32x;\ntypedef long double _Float64x;\nint x;\n"
+	if _, err := Parse("floatn.c", Options{Source: []byte(src)}); err != nil {
+		t.Fatal(err)
+	}
+}
