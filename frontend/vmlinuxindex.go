@@ -422,10 +422,12 @@ func vmlinuxIndex(c *hcache.Cache, name string, src []byte) *vindex {
 	return ix
 }
 
-// settled is how long a file must have been left alone before its
+// settled is how long ago a file must have been modified before its
 // identity (path, inode, size, times) stands for its content. Time stamps
 // come from a coarse clock, and a file written while it is being read
 // could pair a new identity with old bytes (git's "racily clean" problem).
+// The modification time alone decides: a write sets it to now, and one
+// set back by hand changes the ctime the identity holds.
 const settled = 2 * time.Second
 
 // vindexKey names src's index: by the identity of the file it was read
@@ -435,7 +437,7 @@ const settled = 2 * time.Second
 func vindexKey(name string, src []byte, now time.Time) hcache.Key {
 	st, ok := statOf(name)
 	abs, err := filepath.Abs(name)
-	if !ok || err != nil || st.size != int64(len(src)) || now.Sub(time.Unix(0, max(st.mtime, st.ctime))) < settled {
+	if !ok || err != nil || st.size != int64(len(src)) || now.Sub(time.Unix(0, st.mtime)) < settled {
 		return hcache.NewKey("vmlinux-index", src)
 	}
 	var id [32]byte

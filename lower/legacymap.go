@@ -98,17 +98,17 @@ func (l *lowerer) linkLegacyMaps() {
 			continue
 		}
 		valuesOff := 8 * len(outer.st.Members)
-		n := 0
 		for _, in := range inners {
 			used[in] = true
 			idx := in.ids["inner_idx"] // 0 when not set
 			if idx == noPrepopulate {
 				continue
 			}
-			n = max(n, int(idx)+1)
 			outer.mp.Inner = append(outer.mp.Inner, ir.MapInit{Off: valuesOff + 8*int(idx), Sym: in.mp.Name})
 		}
-		outer.member("values", &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: &btf.Pointer{Target: inners[0].template()}, Nelems: uint32(n)})
+		// A flexible array, as __array(values, ...) declares it (libbpf
+		// wants no size); the initialiser's slots follow the definition.
+		outer.member("values", &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: &btf.Pointer{Target: inners[0].template()}})
 	}
 	for _, def := range l.legacy {
 		if !used[def] {
