@@ -6,8 +6,9 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
-// dropExtensions turns a zero extension of a register that already fits the
-// width into a copy: `(__u16)(ntohs(x) & 0xfff)` and a u16 member stored
+// dropExtensions turns an extension of a register that already fits the
+// width into a copy (a sign extension when the value is narrower still:
+// a CO-RE offset added to a pointer): `(__u16)(ntohs(x) & 0xfff)` and a u16 member stored
 // and read back extend values that a u16 load, a bswap16 or a mask already
 // bounded, one instruction each that the verifier walks on every path.
 //
@@ -26,7 +27,9 @@ func dropExtensions(f *ir.Func, _ *passCtx) {
 			if in.Op != ir.OpExt || in.A.IsImm {
 				continue
 			}
-			keep := in.Signed || w.of(in.A) > in.Bits
+			// A value narrower than the extension's width has a clear
+			// sign bit there: either extension leaves it as it is.
+			keep := w.of(in.A) > in.Bits || in.Signed && w.of(in.A) == in.Bits
 			if cs, ok := consts[in.A.Reg]; keep && ok {
 				keep = false
 				for _, c := range cs {
@@ -146,6 +149,15 @@ func defWidth(w widths, in *ir.Instr) int {
 		return min(a, in.Bits)
 	case ir.OpBswap:
 		return in.Bits
+	case ir.OpCore:
+		// The loader writes a relocation's value into a 32-bit immediate
+		// the move sign-extends: field offsets, sizes, shifts, flags and
+		// type ids and sizes are non-negative there; an enumerator's
+		// value may be anything.
+		if in.Core != nil && in.Core.Kind != ir.CoreEnumValue {
+			return 31
+		}
+		return 64
 	case ir.OpALU:
 		limit := 64
 		if in.W32 {

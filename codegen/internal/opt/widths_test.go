@@ -40,3 +40,27 @@ func TestDecidedByWidth(t *testing.T) {
 		}
 	}
 }
+
+// A CO-RE field offset is a non-negative 32-bit immediate: its sign
+// extension (the offset added to a pointer) goes; an enumerator's value
+// may be negative, and its extension stays.
+func TestCoreValueExtensions(t *testing.T) {
+	f := &ir.Func{Name: "prog"}
+	b := &ir.Block{}
+	f.Blocks = []*ir.Block{b}
+	off, ext, val, ext2 := f.NewReg(), f.NewReg(), f.NewReg(), f.NewReg()
+	b.Instrs = []*ir.Instr{
+		{Op: ir.OpCore, Dst: off, Imm: 532, Core: &ir.CoreReloc{Kind: ir.CoreFieldByteOffset}},
+		{Op: ir.OpExt, Dst: ext, A: ir.R(off), Bits: 32, Signed: true},
+		{Op: ir.OpCore, Dst: val, Imm: -1, Core: &ir.CoreReloc{Kind: ir.CoreEnumValue}},
+		{Op: ir.OpExt, Dst: ext2, A: ir.R(val), Bits: 32, Signed: true},
+		{Op: ir.OpRet, A: ir.R(ext)},
+	}
+	dropExtensions(f, nil)
+	if op := b.Instrs[1].Op; op != ir.OpMov {
+		t.Errorf("the offset's sign extension is %v, want a copy", op)
+	}
+	if op := b.Instrs[3].Op; op != ir.OpExt {
+		t.Errorf("the enumerator's sign extension is %v, want it kept", op)
+	}
+}
