@@ -137,6 +137,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 	sfs.cache = opts.Cache
 	if PruneVmlinux {
 		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: opts.search().System(), read: sfs.read}
+		for _, s := range commandLineIncludes(opts.Includes) {
+			sfs.vmlinux.pre = []byte(s.Value.(string))
+		}
 		sfs.pruned = &pruned
 	}
 	cfg.FS = sfs

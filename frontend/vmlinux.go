@@ -284,11 +284,13 @@ var cKeywords = map[string]bool{
 // their #include lines, of every header they reach except vmlinux.h
 // itself: the program's use of vmlinux.h starts from these names.
 type vmlinuxRoots struct {
-	once  sync.Once
-	path  string
-	src   []byte
-	dirs  []string
-	read  func(string) ([]byte, error)
+	once sync.Once
+	path string
+	src  []byte
+	dirs []string
+	read func(string) ([]byte, error)
+	// pre are the -include lines (commandLineIncludes), walked first.
+	pre   []byte
 	roots map[string]bool
 	// header is the vmlinux.h being opened when get runs: the include
 	// walk finds it again and need not read its megabytes twice.
@@ -385,6 +387,9 @@ func (v *vmlinuxRoots) get() map[string]bool {
 				if delim == '"' {
 					dirs = append([]string{filepath.Dir(file)}, dirs...)
 				}
+				if filepath.IsAbs(string(name)) {
+					dirs = []string{""} // opened as it is, as cc opens it
+				}
 				for _, dir := range dirs {
 					p := filepath.Join(dir, string(name))
 					if seen[p] {
@@ -404,6 +409,9 @@ func (v *vmlinuxRoots) get() map[string]bool {
 					break
 				}
 			})
+		}
+		if len(v.pre) > 0 {
+			visit("<command line>", v.pre)
 		}
 		visit(v.path, v.src)
 		addHelperRoots(helpers, v.roots)

@@ -167,3 +167,39 @@ int f(struct task_struct *t) {
 		t.Errorf("files_struct defined: the retry parsed the whole header")
 	}
 }
+
+// A header included by absolute path, or with -include, names roots too:
+// its types stay in the pruned vmlinux.h (not only their forward
+// declarations, which then made the pruned parse fail or, through a
+// kfunc declaration, a FWD in the BTF).
+func TestPruneVmlinuxAbsoluteHeaders(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "vmlinux.h"), miniVmlinux)
+	hdr := filepath.Join(dir, "abs.h")
+	// Read first with -include, it includes vmlinux.h itself.
+	writeFile(t, hdr, "#include \""+filepath.Join(dir, "vmlinux.h")+"\"\nstatic inline int count_of(struct files_struct *f) { return f->count; }\n")
+	for name, c := range map[string]struct {
+		src      string
+		includes []string
+	}{
+		"absolute": {"#include \"vmlinux.h\"\n#include \"" + hdr + "\"\nint g(void *p) { return count_of(p); }\n", nil},
+		"-include": {"#include \"vmlinux.h\"\nint g(void *p) { return count_of(p); }\n", []string{hdr}},
+	} {
+		path := filepath.Join(dir, "prog.c")
+		writeFile(t, path, c.src)
+		u, err := Parse(path, Options{Includes: c.includes})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		defined := map[string]bool{}
+		walkCC(reflect.ValueOf(u.AST.TranslationUnit), func(n any) bool {
+			if s, ok := n.(*cc.StructOrUnionSpecifier); ok && s.Case == cc.StructOrUnionSpecifierDef {
+				defined[s.Token.SrcStr()] = true
+			}
+			return true
+		})
+		if !defined["files_struct"] || defined["unused_thing"] {
+			t.Errorf("%s: files_struct defined %v, unused_thing %v: want the pruned header with files_struct", name, defined["files_struct"], defined["unused_thing"])
+		}
+	}
+}
