@@ -28,7 +28,8 @@ func TestCommandLineInclude(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "config.h"), "#define LIMIT 9\n")
 	main := filepath.Join(dir, "m.c")
-	writeFile(t, main, "#include <linux/types.h>\nint limit = LIMIT;\n_Static_assert(LIMIT == 9, \"config.h read first\");\n")
+	writeFile(t, filepath.Join(dir, "other.h"), "typedef int other_t;\n")
+	writeFile(t, main, "#include \"other.h\"\nother_t limit = LIMIT;\n_Static_assert(LIMIT == 9, \"config.h read first\");\n")
 	t.Chdir(dir)
 	for range 2 {
 		if _, err := Parse(main, Options{Includes: []string{"config.h"}, Cache: hcache.Open(filepath.Join(dir, "cache"))}); err != nil {
