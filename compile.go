@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,13 +205,25 @@ func write(path string, o *obj.Object, noListing, noSpec bool) (*Result, error) 
 	if noSpec && ciliumCannotRead(o) == "" {
 		return res, nil
 	}
-	res.Spec, err = ebpf.LoadCollectionSpecFromReader(bytes.NewReader(elf))
+	specELF := elf
+	if g := globalMaps(o); !noSpec && g != o && ciliumCannotRead(g) == "" {
+		// cilium/ebpf relocates only global maps: --load reads a copy
+		// that binds the __weak ones so; the object keeps STB_WEAK for
+		// the BPF static linker.
+		if specELF, err = codegen.ELF(g); err != nil {
+			return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
+		}
+	}
+	res.Spec, err = ebpf.LoadCollectionSpecFromReader(bytes.NewReader(specELF))
 	switch {
 	case err != nil && ciliumCannotRead(o) != "":
 		// libbpf loads these; cilium/ebpf (and so --load) does not.
 		res.Spec = nil
-		res.Warnings = diag.List{{File: path, Severity: diag.Warning,
-			Msg: ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"}}
+		msg := ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"
+		if g := globalMaps(o); g != o && ciliumCannotRead(g) == "" {
+			msg = ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf (bpfcc --load of the source does)"
+		}
+		res.Warnings = diag.List{{File: path, Severity: diag.Warning, Msg: msg}}
 	case err != nil:
 		return nil, fmt.Errorf("%w: the object bpfcc wrote does not parse: %v", ErrInternal, err)
 	}
@@ -305,4 +318,26 @@ func TargetHeader(bin string) func(src []byte) []byte {
 func (opts Options) FrontendOptions() frontend.Options {
 	return frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, AfterDirs: opts.AfterIncludeDirs, NoStdInc: opts.NoStdInc,
 		Std: opts.Std, Includes: opts.Includes, Defines: opts.Defines, Undefines: opts.Undefines, CPU: opts.CPU}
+}
+
+// globalMaps is o with its __weak map definitions global, or o itself
+// when it has none.
+func globalMaps(o *obj.Object) *obj.Object {
+	var maps []*obj.Map
+	for i, m := range o.Maps {
+		if m.Weak && !m.Extern {
+			if maps == nil {
+				maps = slices.Clone(o.Maps)
+			}
+			g := *m
+			g.Weak = false
+			maps[i] = &g
+		}
+	}
+	if maps == nil {
+		return o
+	}
+	g := *o
+	g.Maps = maps
+	return &g
 }

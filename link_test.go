@@ -179,6 +179,14 @@ char _license[] __attribute__((section("license"))) = "GPL";
 		if err != nil {
 			t.Fatal(err)
 		}
+		// --load reads a copy with the map global, which cilium/ebpf
+		// relocates; a plain compile warns that the object is not for it.
+		if res.Spec == nil || res.Spec.Maps["shared"] == nil {
+			t.Errorf("%s: no spec with the weak map for --load: %v", prog, res.Warnings)
+		}
+		if plain, err := Compile(prog+".c", Options{Source: src(prog), NoSpec: true}); err != nil || len(plain.Warnings) != 1 || !strings.Contains(plain.Warnings[0].Msg, "__weak") {
+			t.Errorf("%s: plain compile warnings %v, %v; want one about the weak map", prog, plain.Warnings, err)
+		}
 		p := filepath.Join(dir, prog+".o")
 		if err := os.WriteFile(p, res.Object, 0o644); err != nil {
 			t.Fatal(err)

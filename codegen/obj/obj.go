@@ -95,7 +95,7 @@ type Map struct {
 	// Extern marks a map another object defines, for the BPF static
 	// linker: an undefined symbol and a VAR of extern linkage in DATASEC
 	// ".maps" (offset 0), as clang writes it. Weak lets an extern stay
-	// undefined (a weak definition keeps STB_GLOBAL: see addSymbols).
+	// undefined, and makes a definition STB_WEAK, as clang writes it.
 	Extern, Weak bool
 }
 
