@@ -59,13 +59,13 @@ var defaultKeywords = map[string]rune{
 	"_Thread_local":  rune(THREADLOCAL),
 
 	// GCC/clang/other extensions.
-	"_Decimal128":   rune(DECIMAL128),
-	"_Decimal32":    rune(DECIMAL32),
-	"_Decimal64":    rune(DECIMAL64),
-	"_Float128":     rune(FLOAT128),
-	"_Float128x":    rune(FLOAT128X),
-	"_Float16":      rune(FLOAT16),
-	"__fp16":        rune(FLOAT16),
+	"_Decimal128": rune(DECIMAL128),
+	"_Decimal32":  rune(DECIMAL32),
+	"_Decimal64":  rune(DECIMAL64),
+	"_Float128":   rune(FLOAT128),
+	"_Float128x":  rune(FLOAT128X),
+	"_Float16":    rune(FLOAT16),
+	"__fp16":      rune(FLOAT16),
 	// bpfcc: not _Float32, _Float32x, _Float64 or _Float64x, which clang
 	// does not know either: glibc's bits/floatn-common.h typedefs them for
 	// compilers it takes for GCC before 7 (clang says it is GCC 4.2).
