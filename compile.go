@@ -202,26 +202,30 @@ func write(path string, o *obj.Object, noListing, noSpec bool) (*Result, error) 
 	if !noListing {
 		res.Listing = codegen.Listing(o)
 	}
-	if noSpec && ciliumCannotRead(o) == "" {
+	why := ciliumCannotRead(o)
+	if noSpec && why == "" {
 		return res, nil
 	}
-	specELF := elf
-	if g := globalMaps(o); !noSpec && g != o && ciliumCannotRead(g) == "" {
-		// cilium/ebpf relocates only global maps: --load reads a copy
-		// that binds the __weak ones so; the object keeps STB_WEAK for
-		// the BPF static linker.
-		if specELF, err = codegen.ELF(g); err != nil {
-			return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
+	// cilium/ebpf relocates only global maps: --load reads a copy that
+	// binds the __weak ones so; the object keeps STB_WEAK for the BPF
+	// static linker.
+	weakOnly, specELF := false, elf
+	if g := globalMaps(o); g != o && ciliumCannotRead(g) == "" {
+		weakOnly = true
+		if !noSpec {
+			if specELF, err = codegen.ELF(g); err != nil {
+				return nil, fmt.Errorf("%w: ELF writer: %v", ErrInternal, err)
+			}
 		}
 	}
 	res.Spec, err = ebpf.LoadCollectionSpecFromReader(bytes.NewReader(specELF))
 	switch {
-	case err != nil && ciliumCannotRead(o) != "":
+	case err != nil && why != "":
 		// libbpf loads these; cilium/ebpf (and so --load) does not.
 		res.Spec = nil
-		msg := ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"
-		if g := globalMaps(o); g != o && ciliumCannotRead(g) == "" {
-			msg = ciliumCannotRead(o) + ": the object loads with libbpf, but not with cilium/ebpf (bpfcc --load of the source does)"
+		msg := why + ": the object loads with libbpf, but not with cilium/ebpf or bpfcc --load"
+		if weakOnly {
+			msg = why + ": the object loads with libbpf, but not with cilium/ebpf (bpfcc --load of the source does)"
 		}
 		res.Warnings = diag.List{{File: path, Severity: diag.Warning, Msg: msg}}
 	case err != nil:

@@ -39,7 +39,8 @@ func newConfig(opts Options) (*cc.Config, error) {
 	if opts.Std != "" {
 		// The keywords: no asm or typeof in the ISO dialects, C23's
 		// bool, alignas and the like in C23, as clang.
-		cfg.Predefined = withStd(include.PredefinedFor(runtime.GOARCH, 3), opts.Std)
+		// (cc reads the standard's version from Predefined.)
+		cfg.Predefined = "#define __STDC_VERSION__ " + stdVersions[opts.Std] + "\n"
 		if err := cfg.ApplyOptions("-std=" + opts.Std); err != nil {
 			return nil, err
 		}

@@ -381,15 +381,18 @@ func (l *lowerer) needEntryMap() {
 
 // mapStruct builds a BTF-defined map's anonymous struct.
 func (l *lowerer) mapStruct(typ, keySize, valSize, maxEntries uint32, key, val btf.Type) *btf.Struct {
-	intT := l.btf.intType("int", 4, btf.Signed)
-	idx := l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned)
-	num := func(n uint32) btf.Type { return &btf.Pointer{Target: &btf.Array{Index: idx, Type: intT, Nelems: n}} }
 	return &btf.Struct{Size: 32, Members: []btf.Member{
-		{Name: "type", Type: num(typ)},
+		{Name: "type", Type: l.mapUint(typ)},
 		{Name: "key", Type: &btf.Pointer{Target: key}, Offset: 64},
 		{Name: "value", Type: &btf.Pointer{Target: val}, Offset: 128},
-		{Name: "max_entries", Type: num(maxEntries), Offset: 192},
+		{Name: "max_entries", Type: l.mapUint(maxEntries), Offset: 192},
 	}}
+}
+
+// mapUint is the type of a map attribute n, as __uint(name, n) declares
+// it: int (*name)[n].
+func (l *lowerer) mapUint(n uint32) btf.Type {
+	return &btf.Pointer{Target: &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: l.btf.intType("int", 4, btf.Signed), Nelems: n}}
 }
 
 // entryHelper returns the entry-value helper a site needs, or nil when it

@@ -40,7 +40,7 @@ func (fl *fnLowerer) halves(v value) (lo, hi ir.Operand) {
 
 // make128 stores lo and hi in a fresh stack object: the value of type t.
 func (fl *fnLowerer) make128(lo, hi ir.Operand, t cc.Type) value {
-	dst := lvalue{t: t, slot: fl.f.NewSlot("int128", 16, 8)}
+	addr := ir.R(fl.addr(lvalue{t: t, slot: fl.f.NewSlot("int128", 16, 8)}))
 	for i, half := range []ir.Operand{lo, hi} {
 		if half.IsImm && half.Imm != 0 {
 			// A constant goes through a register: the verifier keeps
@@ -48,9 +48,9 @@ func (fl *fnLowerer) make128(lo, hi ir.Operand, t cc.Type) value {
 			// aligned, and a store's immediate is 32 bits.
 			half = ir.R(fl.toReg(value{op: half, t: fl.l.u.AST.ULong}))
 		}
-		fl.emit(&ir.Instr{Op: ir.OpStore, A: ir.R(fl.addr(dst)), B: half, Off: int64(8 * i), Size: 8})
+		fl.emit(&ir.Instr{Op: ir.OpStore, A: addr, B: half, Off: int64(8 * i), Size: 8})
 	}
-	return value{op: ir.R(fl.addr(dst)), t: t}
+	return value{op: addr, t: t}
 }
 
 // widen128 converts the integer v to the 128-bit type t.

@@ -66,7 +66,7 @@ type legacyDef struct {
 // add appends the attribute n = v to the BTF definition, as
 // __uint(n, v) declares it.
 func (def *legacyDef) add(l *lowerer, n string, v uint32) {
-	def.member(n, &btf.Pointer{Target: &btf.Array{Index: l.btf.intType("__ARRAY_SIZE_TYPE__", 4, btf.Unsigned), Type: l.btf.intType("int", 4, btf.Signed), Nelems: v}})
+	def.member(n, l.mapUint(v))
 }
 
 func (def *legacyDef) member(n string, t btf.Type) {

@@ -72,3 +72,14 @@ func TestClangCompatFlags(t *testing.T) {
 		}
 	}
 }
+
+// --pin-path takes a directory (runtime's TestPinnedMap pins there).
+func TestPinPathFlag(t *testing.T) {
+	c, err := parseArgs([]string{"--load", "p.c", "--pin-path", "/sys/fs/bpf/mine"})
+	if err != nil || c.pinPath != "/sys/fs/bpf/mine" || c.input != "p.c" {
+		t.Fatalf("--pin-path: %q, input %q, %v", c.pinPath, c.input, err)
+	}
+	if _, err := parseArgs([]string{"--load", "p.c", "--pin-path"}); err == nil {
+		t.Error("--pin-path without a directory accepted")
+	}
+}

@@ -171,7 +171,7 @@ func foldInstr(in *ir.Instr) {
 	case ir.OpALU:
 		a, b := in.A, in.B
 		if a.IsImm && b.IsImm {
-			if (in.ALU == ir.SDiv || in.ALU == ir.SMod || in.ALU == ir.UDiv || in.ALU == ir.UMod) && b.Imm == 0 {
+			if isDivisionALU(in.ALU) && b.Imm == 0 {
 				return // leave division by zero for lower's diagnostics and eBPF semantics
 			}
 			setMov(ir.Imm(ir.EvalALU(in.ALU, in.W32, a.Imm, b.Imm)))

@@ -67,10 +67,6 @@ func constFoldOperand(in *ir.Instr) (ir.Reg, bool) {
 	return 0, false
 }
 
-func isDivisionALU(op ir.ALU) bool {
-	return op == ir.UDiv || op == ir.UMod || op == ir.SDiv || op == ir.SMod
-}
-
 // evalOn is in's result when its register operand holds k.
 func evalOn(in *ir.Instr, k int64) int64 {
 	switch in.Op {

@@ -16,17 +16,6 @@ func finishMemOps(f *ir.Func, _ *passCtx) { expandMemOpsIn(f, true) }
 
 func expandMemOpsIn(f *ir.Func, last bool) {
 	var defs map[ir.Reg][]*ir.Instr // built at the first memory operation
-	var consts func(o ir.Operand, depth int) (int64, bool)
-	consts = func(o ir.Operand, depth int) (int64, bool) {
-		if o.IsImm {
-			return o.Imm, true
-		}
-		d := defs[o.Reg]
-		if depth > 8 || len(d) != 1 || d[0].Op != ir.OpMov || isParam(f, o.Reg) {
-			return 0, false
-		}
-		return consts(d[0].A, depth+1)
-	}
 	for _, b := range f.Blocks {
 		var out []*ir.Instr
 		for _, in := range b.Instrs {
@@ -44,13 +33,14 @@ func expandMemOpsIn(f *ir.Func, last bool) {
 					}
 				}
 			}
-			n, ok := consts(in.Args[2], 0)
+			size := throughCopies(f, defs, in.Args[2])
+			n, ok := size.Imm, size.IsImm
 			if ok {
 				// Inlining may have shown the addresses: stack objects
 				// whose alignment the helper's void * hid.
-				al := frameAlign(defs, in.Args[0])
+				al := frameAlign(f, defs, in.Args[0])
 				if in.Sym == ir.MemcpySym {
-					al = min(al, frameAlign(defs, in.Args[1]))
+					al = min(al, frameAlign(f, defs, in.Args[1]))
 				}
 				in.Size = max(in.Size, al)
 			}
@@ -67,12 +57,20 @@ func expandMemOpsIn(f *ir.Func, last bool) {
 	}
 }
 
-// frameAlign is the alignment of the address o holds when its one
-// definition takes a stack object's address (1 otherwise).
-func frameAlign(defs map[ir.Reg][]*ir.Instr, o ir.Operand) int {
-	for depth := 0; depth < 8 && !o.IsImm && len(defs[o.Reg]) == 1 && defs[o.Reg][0].Op == ir.OpMov; depth++ {
-		o = defs[o.Reg][0].A // through the copies inlining binds
+// throughCopies follows o back through registers whose one definition
+// copies another (as inlining binds parameters) to a constant or the
+// register that computes the value.
+func throughCopies(f *ir.Func, defs map[ir.Reg][]*ir.Instr, o ir.Operand) ir.Operand {
+	for depth := 0; depth < 8 && !o.IsImm && len(defs[o.Reg]) == 1 && defs[o.Reg][0].Op == ir.OpMov && !isParam(f, o.Reg); depth++ {
+		o = defs[o.Reg][0].A
 	}
+	return o
+}
+
+// frameAlign is the alignment of the address o holds when it comes from
+// taking a stack object's address (1 otherwise).
+func frameAlign(f *ir.Func, defs map[ir.Reg][]*ir.Instr, o ir.Operand) int {
+	o = throughCopies(f, defs, o)
 	if o.IsImm || len(defs[o.Reg]) != 1 {
 		return 1
 	}

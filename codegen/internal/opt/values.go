@@ -381,7 +381,7 @@ func (va *valueAnalysis) evalALU(st *vstate, in *ir.Instr) aval {
 	a, b := va.val(st, in.A), va.val(st, in.B)
 	switch {
 	case a.k == vConst && b.k == vConst:
-		if (in.ALU == ir.SDiv || in.ALU == ir.SMod || in.ALU == ir.UDiv || in.ALU == ir.UMod) && b.c == 0 {
+		if isDivisionALU(in.ALU) && b.c == 0 {
 			return aval{}
 		}
 		return aval{k: vConst, c: ir.EvalALU(in.ALU, in.W32, a.c, b.c)}
