@@ -484,10 +484,46 @@ func (l *lowerer) finish() {
 		if lic == "" {
 			lic = "none"
 		}
-		d := diag.Diagnostic{File: u.pos.Filename, Line: u.pos.Line, Col: u.pos.Column,
-			Msg: fmt.Sprintf("helper %s is GPL-only but the program's license is %q; add char LICENSE[] SEC(\"license\") = \"GPL\";", u.name, lic)}
+		// A warning, as clang compiles it: the kernel refuses to load
+		// it, but a loader may set the license (cilium/ebpf's
+		// ProgramSpec.License).
+		d := diag.Diagnostic{Severity: diag.Warning, File: u.pos.Filename, Line: u.pos.Line, Col: u.pos.Column,
+			Msg: fmt.Sprintf("helper %s is GPL-only but the program's license is %q: the kernel refuses to load it; add char LICENSE[] SEC(\"license\") = \"GPL\";", u.name, lic)}
 		l.diags = append(l.diags, d)
 	}
+	l.dropUnusedKernelExterns()
+}
+
+// dropUnusedKernelExterns removes the __kconfig and __ksym variables no
+// code or data refers to, as clang emits no unused declaration: libbpf
+// resolves (and cilium/ebpf refuses) a typed __ksym however unused, and
+// an unused __kconfig one the running kernel may not have.
+func (l *lowerer) dropUnusedKernelExterns() {
+	used := map[string]bool{}
+	for _, f := range l.m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				used[in.Sym] = true
+				if in.Asm == nil {
+					continue
+				}
+				for _, op := range in.Asm.Operands {
+					used[op.Sym] = true
+				}
+				for _, ai := range in.Asm.Insns {
+					used[ai.Reference()] = true
+				}
+			}
+		}
+	}
+	for _, g := range l.m.Globals {
+		for _, r := range g.Relocs {
+			used[r.Sym] = true
+		}
+	}
+	l.m.Globals = slices.DeleteFunc(l.m.Globals, func(g *ir.Global) bool {
+		return g.Extern && (g.Section == ".kconfig" || g.Section == ".ksyms") && !used[g.Name]
+	})
 }
 
 // sectionOf returns the section attribute of a function type's attributes or

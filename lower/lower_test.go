@@ -264,3 +264,59 @@ func TestConstLocalIsConstant(t *testing.T) {
 		t.Errorf("n is no constant:\n%s", text)
 	}
 }
+
+// An extern __kconfig or __ksym variable nothing refers to is not in the
+// module, as clang emits no unused declaration (bpftop's pid_iter.bpf.c
+// declares bpf_prog_fops and never uses it: cilium/ebpf refused the
+// object for the typed __ksym). One that code, inline asm or data refers
+// to stays.
+func TestUnusedKernelExternsDropped(t *testing.T) {
+	m, err := lowerSource(t, `
+extern const void *unused_fops __attribute__((section(".ksyms"))) __attribute__((weak));
+extern int CONFIG_UNUSED __attribute__((section(".kconfig"))) __attribute__((weak));
+extern int CONFIG_HZ __attribute__((section(".kconfig")));
+extern const void used_sym __attribute__((section(".ksyms")));
+extern const void asm_sym __attribute__((section(".ksyms")));
+extern const void data_sym __attribute__((section(".ksyms")));
+const void *p = &data_sym;
+int __attribute__((section("socket"))) f(void *c)
+{
+	long r;
+	asm volatile("r0 = %[s] ll" : "=r"(r) : [s] "i"(&asm_sym));
+	return CONFIG_HZ + (&used_sym != 0) + r;
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, g := range m.Globals {
+		if g.Extern {
+			have[g.Name] = true
+		}
+	}
+	for name, want := range map[string]bool{"unused_fops": false, "CONFIG_UNUSED": false, "CONFIG_HZ": true, "used_sym": true, "asm_sym": true, "data_sym": true} {
+		if have[name] != want {
+			t.Errorf("extern %s in the module: %v, want %v", name, have[name], want)
+		}
+	}
+}
+
+// A GPL-only helper in a program without a GPL-compatible license is a
+// warning, as clang compiles it: the kernel refuses to load the program,
+// but a loader may set the license.
+func TestGPLHelperWithoutLicenseWarns(t *testing.T) {
+	u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("socket") int f(struct __sk_buff *skb) { bpf_printk("len %u", skb->len); return 0; }`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, warns, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+	if err != nil {
+		t.Fatalf("lowering failed: %v", err)
+	}
+	text := diag.List(warns).Error()
+	if !strings.Contains(text, "bpf_trace_printk is GPL-only") || !strings.Contains(text, "t.c:3:") {
+		t.Errorf("warnings %q: want the GPL-only helper named at its call", text)
+	}
+}

@@ -11,6 +11,9 @@ import (
 type value struct {
 	op ir.Operand
 	t  cc.Type
+	// align is the known alignment of an aggregate's address when it is
+	// less than its type's (a packed struct's member); 0: its type's.
+	align int
 }
 
 // lvalue designates an object: a register variable or memory at an address.
@@ -159,7 +162,11 @@ func (fl *fnLowerer) load(lv lvalue) value {
 		return value{op: ir.R(r), t: lv.t}
 	}
 	if isAggregate(lv.t) {
-		return value{op: ir.R(fl.addr(lv)), t: lv.t}
+		v := value{op: ir.R(fl.addr(lv)), t: lv.t}
+		if a := lv.alignment(); a < align(lv.t) {
+			v.align = a
+		}
+		return v
 	}
 	if lv.field != nil && lv.field.IsBitfield() {
 		return fl.loadBitfield(lv)
@@ -261,7 +268,13 @@ func (fl *fnLowerer) lvalueOfLocal(lv *local) lvalue {
 func (fl *fnLowerer) copyMem(dst lvalue, v value) {
 	size := typeSize(dst.t)
 	src := lvalue{t: dst.t, base: fl.toReg(v)}
-	fl.memcpy(dst, src, size, align(dst.t))
+	// A packed struct's member may sit at any byte, on either side; the
+	// verifier rejects misaligned stack accesses.
+	al := min(align(dst.t), dst.alignment())
+	if v.align > 0 {
+		al = min(al, v.align)
+	}
+	fl.memcpy(dst, src, size, al)
 }
 
 // memcpy copies size bytes between two memory lvalues with the widest
@@ -339,7 +352,7 @@ func (fl *fnLowerer) convert(v value, t cc.Type) value {
 		return fl.narrow128(v, t)
 	}
 	if isAggregate(t) || t.Kind() == cc.Void {
-		return value{op: v.op, t: t}
+		return value{op: v.op, t: t, align: v.align}
 	}
 	if t.Kind() == cc.Bool && v.t.Kind() != cc.Bool {
 		b := fl.toBool(v)
