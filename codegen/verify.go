@@ -62,6 +62,9 @@ func checkInput(m *ir.Module) error {
 // call through a function pointer that did not become direct.
 func checkArgRegs(m *ir.Module) error {
 	for _, f := range m.Funcs {
+		if f.Variadic {
+			return errorAt(f.Pos, "variadic function %q is not inlined everywhere; BPF functions take a fixed number of arguments (make it static __always_inline)", f.Name)
+		}
 		if len(f.Params) > ir.MaxArgs {
 			return errorAt(f.Pos, "function %q has %d parameters and is not inlined everywhere; BPF passes at most 5 arguments in registers (make it static __always_inline)", f.Name, len(f.Params))
 		}

@@ -53,3 +53,21 @@ func TestFloatNTypedefs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// GNU `x ?: y` is x when x is a nonzero constant, y when it is zero, also
+// where a constant is needed: sched_ext's scx_bpf_error() sizes an array
+// `[___bpf_narg(args) ?: 1]` (cc crashed reading the missing operand).
+func TestElvisConstant(t *testing.T) {
+	src := "char a[2 ?: 1];\nchar b[0 ?: 3];\nint f(void) { volatile unsigned long long p[1 ?: 1] = {}; return p[0] + sizeof(a) + sizeof(b); }\n"
+	u, err := Parse("elvis.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int64{"a": 2, "b": 3} {
+		for _, n := range u.AST.Scope.Nodes[name] {
+			if d, ok := n.(*cc.Declarator); ok && d.Type().Size() != want {
+				t.Errorf("sizeof %s = %d, want %d", name, d.Type().Size(), want)
+			}
+		}
+	}
+}

@@ -419,6 +419,10 @@ type Func struct {
 	// Naked marks __attribute__((naked)): the function is exactly the code
 	// of its asm statements, with no prologue or epilogue.
 	Naked bool
+	// Variadic marks a function declared with `...`: its calls pass the
+	// named parameters only (the body cannot read more: there is no
+	// va_arg), and it must be inlined everywhere, as clang requires.
+	Variadic bool
 }
 
 // NewReg allocates a fresh virtual register.

@@ -162,6 +162,9 @@ func (fl *fnLowerer) funcCall(x *cc.PostfixExpression, fi *funcInfo, args []cc.E
 		fl.l.errorf(x, "call to function %s passes %d arguments; BPF passes at most 5", fi.name, len(args))
 	}
 	ops := fl.argValues(x, ft, args, "function "+fi.name)
+	if n := len(ft.Parameters()); ft.IsVariadic() && len(ops) > n {
+		ops = ops[:n] // evaluated; the body has no va_arg to read them
+	}
 	var result *ir.Slot
 	if isAggregate(t) {
 		// byValue: the callee writes its result to a slot of ours.

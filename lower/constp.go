@@ -77,8 +77,14 @@ func foldableLater(e cc.ExpressionNode) bool {
 				case *cc.Parameter:
 					hasVar = true
 				case *cc.Declarator:
-					if !d.IsStatic() && !d.IsExtern() && d.Linkage() == cc.None {
+					switch {
+					case !d.IsStatic() && !d.IsExtern() && d.Linkage() == cc.None:
 						hasVar = true // a local
+					case (d.IsConst() || isConstType(d.Type())) && !d.IsVolatile() && !isVolatileType(d.Type()) && cc.IsIntegerType(d.Type()):
+						// A const global (`static const size_t n =
+						// sizeof(x)`, HID's XPPen driver): its load from
+						// .rodata folds, as clang folds it.
+						hasVar = true
 					}
 				}
 			}

@@ -225,9 +225,6 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	if !ok {
 		return
 	}
-	if ft.IsVariadic() {
-		l.errorf(d, "variadic function %q: BPF functions take a fixed number of arguments", name)
-	}
 	// Structs and unions passed or returned by value travel as pointers to
 	// copies (see byValue); a program's own signature cannot change.
 	attrs := d.Type().Attributes()
@@ -265,6 +262,10 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 	f.Hidden = !f.Static && isHidden(d, nil)
 	f.Weak = !f.Static && (hasAttr(attrs, "weak") || attrs != nil && attrs.Weak())
 	f.Returns = ft.Result().Kind() != cc.Void && !isAggregate(ft.Result())
+	// An empty format checker (sched_ext's ___scx_bpf_bstr_format_checker)
+	// is inlined away; one that stays a BPF function is an error in
+	// codegen (checkArgRegs).
+	f.Variadic = ft.IsVariadic()
 	if sec := sectionOf(attrs, nil); program {
 		f.Section = sec
 		if _, known := abi.ParseSection(sec); !known {

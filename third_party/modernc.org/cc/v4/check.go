@@ -4186,7 +4186,7 @@ func (n *ConditionalExpression) check(c *ctx, mode flags) (r Type) {
 		}
 		switch {
 		case isNonzero(n.LogicalOrExpression.Value()):
-			n.setPure(n.LogicalOrExpression.Pure() && n.ExpressionList.Pure())
+			n.setPure(n.LogicalOrExpression.Pure() && (n.ExpressionList == nil || n.ExpressionList.Pure())) // bpfcc: x ?: y
 		case isZero(n.LogicalOrExpression.Value()):
 			n.setPure(n.LogicalOrExpression.Pure() && n.ConditionalExpression.Pure())
 		default:

@@ -153,6 +153,9 @@ func (n *ConditionalExpression) eval(c *ctx, mode flags) (r Value) {
 		n.val = n.LogicalOrExpression.eval(c, mode)
 	case ConditionalExpressionCond: // LogicalOrExpression '?' ExpressionList ':' ConditionalExpression
 		switch val := n.LogicalOrExpression.eval(c, mode); {
+		case isNonzero(val) && n.ExpressionList == nil:
+			// bpfcc: GNU x ?: y is the condition's value.
+			n.val = convert(val, n.Type())
 		case isNonzero(val):
 			n.val = convert(n.ExpressionList.eval(c, mode), n.Type())
 		case isZero(val):
