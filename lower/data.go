@@ -456,8 +456,9 @@ func (l *lowerer) checkDataSections() {
 
 // loaderSection are the sections other loaders read from objects libbpf
 // also loads (it skips them): libxdp's XDP_RUN_CONFIG (a BTF-described
-// struct, like a map definition) in every xdp-tools program.
-var loaderSection = map[string]bool{".xdp_run_order": true}
+// struct, like a map definition) in every xdp-tools program, and
+// udev-hid-bpf's HID_BPF_CONFIG (the devices a kernel HID driver binds to).
+var loaderSection = map[string]bool{".xdp_run_order": true, ".hid_bpf_config": true}
 
 // libbpfDataSection reports the sections libbpf 1.5 turns into maps.
 func libbpfDataSection(sec string) bool {

@@ -204,9 +204,10 @@ func TestProgramSections(t *testing.T) {
 
 // A variable may live in any section, as with clang; one libbpf does not
 // read as data gets a warning, one libbpf reads (.struct_ops, an arena's
-// .addr_space.1) or another loader does (libxdp's .xdp_run_order) none.
+// .addr_space.1) or another loader does (libxdp's .xdp_run_order,
+// udev-hid-bpf's .hid_bpf_config) none.
 func TestDataSections(t *testing.T) {
-	for sec, warn := range map[string]bool{"foo": true, ".struct_ops": false, ".struct_ops.link": false, ".addr_space.1": false, ".data.x": false, ".xdp_run_order": false} {
+	for sec, warn := range map[string]bool{"foo": true, ".struct_ops": false, ".struct_ops.link": false, ".addr_space.1": false, ".data.x": false, ".xdp_run_order": false, ".hid_bpf_config": false} {
 		u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`int v __attribute__((section("` + sec + `"))) = 1;`)})
 		if err != nil {
 			t.Fatal(err)

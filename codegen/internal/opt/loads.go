@@ -108,8 +108,12 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 		}
 	}
 	copyOf := map[ir.Reg]ir.Reg{}
+	loaded := map[ir.Reg]bool{} // registers a load defines
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
+			if in.Op == ir.OpLoad {
+				loaded[in.Dst] = true
+			}
 			if in.Op == ir.OpMov && in.Dst != 0 && !in.A.IsImm && in.A.Reg != in.Dst && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
 				copyOf[in.Dst] = in.A.Reg
 			}
@@ -180,6 +184,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				}
 			}
 		}
+		var stored []key // entries made by stores through pointers, oldest first
 		for _, in := range b.Instrs {
 			switch in.Op {
 			case ir.OpLoad:
@@ -257,6 +262,35 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 						may = taint[in.A.Reg]
 					}
 					keepIndexed(st, imms, func(s *ir.Slot) bool { return !may[s] })
+					// A load of what was just stored is the value stored,
+					// as clang forwards it (HID's `ctx->retval = ...; if
+					// (ctx->retval)`: a reload tests again what is known).
+					// Only in the block, and from the last few stores: each
+					// keeps its register live to the load, and a run of
+					// stores read back later (a memmove, then a checksum
+					// of the bytes) would need more registers than BPF has.
+					// Not a chunk of a copy (a value loaded to be stored):
+					// orderMemmoves needs its one use.
+					if in.A.IsImm || in.Volatile || in.Core != nil || in.B.IsImm || loaded[in.B.Reg] {
+						break
+					}
+					k := key{a: canon(in.A.Reg), off: in.Off, size: in.Size, space: in.Space}
+					if so, ok := syms[in.A.Reg]; ok {
+						k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
+					}
+					if w := widths.of(in.B); w <= 8*in.Size && in.B.Reg != in.A.Reg {
+						st[k] = in.B.Reg
+						stored = append(stored, k)
+						if w < 8*in.Size || in.Size == 8 {
+							k.signed = true
+							st[k] = in.B.Reg
+							stored = append(stored, k)
+						}
+						for len(stored) > 2*maxStoresForwarded {
+							delete(st, stored[0])
+							stored = stored[1:]
+						}
+					}
 					break
 				}
 				for k := range st {
@@ -303,6 +337,13 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				kill(in.Dst)
 			}
 		}
+		for _, k := range stored {
+			delete(st, k)
+		}
 		out[b] = &state{st, syms, imms}
 	}
 }
+
+// maxStoresForwarded bounds the stores through pointers whose values
+// forwardLoads keeps for later loads of the block.
+const maxStoresForwarded = 4
