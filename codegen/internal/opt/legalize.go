@@ -6,10 +6,33 @@ import "github.com/bpfcc/bpfcc/ir"
 // modulo below v4, 32-bit comparisons below v3.
 func legalize(f *ir.Func, c *passCtx) {
 	zeroTested := zeroTestedOnly(f)
+	var w widths
+	// nonNegative reports whether both operands of a signed division are
+	// at least 0 at its width: it is then the unsigned one (`u8 /= 30`
+	// divides an int-promoted byte; 0 divides and leaves as the signed
+	// one does), one instruction instead of the expansion below v4, and
+	// a quotient whose range the verifier knows.
+	nonNegative := func(in *ir.Instr) bool {
+		if w == nil {
+			w = valueWidths(f)
+		}
+		bits := 63
+		if in.W32 {
+			bits = 31
+		}
+		return w.of(in.A) <= bits && w.of(in.B) <= bits
+	}
 	for _, b := range f.Blocks {
 		var out []*ir.Instr
 		for _, in := range b.Instrs {
 			switch {
+			case in.Op == ir.OpALU && (in.ALU == ir.SDiv || in.ALU == ir.SMod) && nonNegative(in):
+				if in.ALU == ir.SDiv {
+					in.ALU = ir.UDiv
+				} else {
+					in.ALU = ir.UMod
+				}
+				out = append(out, in)
 			case in.Op == ir.OpALU && in.ALU == ir.SMod && zeroTested[in.Dst] && remainderMask(in):
 				out = append(out, in)
 			case in.Op == ir.OpALU && (in.ALU == ir.SDiv || in.ALU == ir.SMod) && c.cpu < 4:
