@@ -109,6 +109,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	}
 	copyOf := map[ir.Reg]ir.Reg{}
 	loaded := map[ir.Reg]bool{} // registers a load defines
+	constants := constDefs(f)
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Op == ir.OpLoad {
@@ -278,7 +279,14 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					if so, ok := syms[in.A.Reg]; ok {
 						k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
 					}
-					if w := widths.of(in.B); w <= 8*in.Size && in.B.Reg != in.A.Reg {
+					// A narrower store's reload is zero-extended where the
+					// verifier sees it; the register stored may have upper
+					// bits only widths knows to be clear (perf's
+					// augmented_raw_syscalls: `size` stored as a u32,
+					// tested and added to a pointer). Unless the verifier
+					// knows the value on each path: constants.
+					_, consts := constants[in.B.Reg]
+					if w := widths.of(in.B); w <= 8*in.Size && in.B.Reg != in.A.Reg && (in.Size == 8 || consts) {
 						st[k] = in.B.Reg
 						stored = append(stored, k)
 						if w < 8*in.Size || in.Size == 8 {
