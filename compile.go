@@ -85,6 +85,9 @@ type Options struct {
 	// frontend/hcache); the command sets it, tests leave it empty to stay
 	// hermetic. The object never depends on it.
 	CacheDir string
+	// Files, when set, receives the files the compile read, the source
+	// first (frontend.Options.Files): the -MD dependency file's.
+	Files *[]string
 	// NoListing leaves Result.Listing empty: the command builds the
 	// listing only for -S.
 	NoListing bool
@@ -321,7 +324,7 @@ func TargetHeader(bin string) func(src []byte) []byte {
 // search, macros, standard and CPU (as given: 0 for the default).
 func (opts Options) FrontendOptions() frontend.Options {
 	return frontend.Options{Source: opts.Source, IncludeDirs: opts.IncludeDirs, AfterDirs: opts.AfterIncludeDirs, NoStdInc: opts.NoStdInc,
-		Std: opts.Std, Includes: opts.Includes, Defines: opts.Defines, Undefines: opts.Undefines, CPU: opts.CPU}
+		Std: opts.Std, Includes: opts.Includes, Defines: opts.Defines, Undefines: opts.Undefines, CPU: opts.CPU, Files: opts.Files}
 }
 
 // globalMaps is o with its __weak map definitions global, or o itself

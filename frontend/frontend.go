@@ -49,6 +49,10 @@ type Options struct {
 	// Cache, when set, is the header cache (see package hcache); nil
 	// caches nothing. The result never depends on it.
 	Cache *hcache.Cache
+	// Files, when set, receives the files the compile read: the main
+	// file, then the headers found, in the order first read, each once
+	// (not bpfcc's embedded headers), for a make dependency file (-MD).
+	Files *[]string
 }
 
 // Unit is a type-checked translation unit.
@@ -135,6 +139,11 @@ func Parse(path string, opts Options) (*Unit, error) {
 		sfs.target = onceTarget(opts.TargetHeader, src)
 	}
 	sfs.cache = opts.Cache
+	var read, hitFiles []string // the headers read, the cached preamble's
+	if opts.Files != nil {
+		sfs.files = &read
+		defer func() { *opts.Files = filesRead(path, append(slices.Clone(opts.Includes), hitFiles...), read) }()
+	}
 	if PruneVmlinux {
 		sfs.vmlinux = &vmlinuxRoots{path: path, src: src, dirs: opts.search().System(), read: sfs.read}
 		for _, s := range commandLineIncludes(opts.Includes) {
@@ -147,6 +156,11 @@ func Parse(path string, opts Options) (*Unit, error) {
 	var firstErr error // the whole file's, when it was compiled with the mark
 	hit, text, miss := lookupPreamble(cfg, path, mainText, opts)
 	if hit != nil {
+		for _, d := range hit.deps {
+			if !d.absent {
+				hitFiles = append(hitFiles, d.name)
+			}
+		}
 		// The cached headers reduced to what the file reaches; on any
 		// error, the whole file again below, for its diagnostics.
 		prag = newPragmas()
@@ -398,4 +412,18 @@ func commandLineIncludes(files []string) []cc.Source {
 		fmt.Fprintf(&b, "#include \"%s\"\n", strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(f))
 	}
 	return []cc.Source{{Name: "<command line>", Value: b.String()}}
+}
+
+// filesRead is Options.Files: the main file, then the cached preamble's
+// headers and those read, each once.
+func filesRead(path string, cached, read []string) []string {
+	files := []string{path}
+	seen := map[string]bool{path: true}
+	for _, f := range append(cached, read...) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	return files
 }

@@ -216,6 +216,8 @@ type sourceFS struct {
 	moveAttrs bool
 	// deps, when set, records what is read for the preamble cache.
 	deps *depLog
+	// files, when set, collects the host files read (Options.Files).
+	files *[]string
 }
 
 // TargetHeaderPath is where <bpfcc/target.h> resolves: the embedded one
@@ -239,6 +241,9 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	s.deps.read(name, b, err)
 	if err != nil {
 		return nil, err
+	}
+	if s.files != nil && name != TargetHeaderPath && !strings.HasPrefix(name, include.Root+"/") {
+		*s.files = append(*s.files, name)
 	}
 	var ix *vindex
 	if s.deps != nil && isVmlinux(b) {

@@ -395,6 +395,8 @@ func (l *lowerer) btfMap(d *cc.Declarator, id *cc.InitDeclarator, name string, s
 		}
 	}
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
+	// An extern declaration of the map (a header's) is this definition.
+	l.globalNames[name] = l.globals[d]
 	l.m.Maps = append(l.m.Maps, mp)
 }
 

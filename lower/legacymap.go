@@ -50,6 +50,8 @@ func (l *lowerer) legacyMap(d *cc.Declarator, id *cc.InitDeclarator, name string
 	def.mp = &ir.Map{Name: name, Static: static, BTF: def.st, Pos: l.pos(d)}
 	l.legacy = append(l.legacy, def)
 	l.globals[d] = &global{name: name, typ: t, isMap: true}
+	// An extern declaration of the map (a header's) is this definition.
+	l.globalNames[name] = l.globals[d]
 	l.m.Maps = append(l.m.Maps, def.mp)
 }
 

@@ -321,3 +321,40 @@ SEC("socket") int f(struct __sk_buff *skb) { bpf_printk("len %u", skb->len); ret
 		t.Errorf("warnings %q: want the GPL-only helper named at its call", text)
 	}
 }
+
+// A map declared extern (in a header) and then defined is the one map
+// the definition makes, in ".maps" and in legacy SEC("maps") alike
+// (opentelemetry-ebpf-profiler's extmaps.h): the extern was a second map
+// of the same name, an internal error in the ELF writer.
+func TestExternThenDefinedMap(t *testing.T) {
+	for name, src := range map[string]string{
+		"btf": `#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct m_t { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); __type(key, int); __type(value, long); };
+extern struct m_t m SEC(".maps");
+struct m_t m SEC(".maps");
+SEC("socket") int prog(void *ctx) { int k = 0; long *v = bpf_map_lookup_elem(&m, &k); return v ? (int)*v : 0; }`,
+		"legacy": `typedef struct bpf_map_def { unsigned int type, key_size, value_size, max_entries, map_flags; } bpf_map_def;
+extern bpf_map_def m;
+bpf_map_def __attribute__((section("maps"), used)) m = { .type = 2, .key_size = 4, .value_size = 8, .max_entries = 1 };
+static void *(*lookup)(void *map, void *key) = (void *)1;
+__attribute__((section("socket"), used)) int prog(void *ctx) { int k = 0; long *v = lookup(&m, &k); return v ? (int)*v : 0; }`,
+	} {
+		m, err := lowerSource(t, src)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		n := 0
+		for _, mp := range m.Maps {
+			if mp.Name == "m" {
+				n++
+				if mp.Extern {
+					t.Errorf("%s: map m is extern", name)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d maps named m, want 1", name, n)
+		}
+	}
+}

@@ -39,6 +39,9 @@ Compile options:
                    (default gnu17; sets __STDC_VERSION__, __STRICT_ANSI__)
   -D NAME[=VAL]    define a macro
   -U NAME          undefine a macro
+  -MD, -MMD        write a make dependency file (OUT with .d; -MMD leaves
+                   system headers out); -MF FILE names it, -MT/-MQ TARGET
+                   its targets, -MP adds an empty rule per header
   -O0, -O1, -O2    optimisation level (default -O2)
   -g, -g0          emit (default) or omit .BTF.ext line and function info
   -mcpu=v1..v4     BPF instruction set version (default v3)
@@ -119,6 +122,13 @@ type config struct {
 	help       bool
 	version    bool
 	noCache    bool
+	// A make dependency file, as clang writes it: -MD (or -MMD, without
+	// system headers), -MF FILE, -MT/-MQ TARGET, -MP.
+	depFile    bool
+	depUser    bool
+	depOut     string
+	depTargets []string
+	depPhony   bool
 
 	// Probes.
 	binary string
@@ -272,6 +282,36 @@ func parseArgs(args []string) (*config, error) {
 			c.sysDirs = append(c.sysDirs, strings.TrimPrefix(a, "-isystem"))
 		case strings.HasPrefix(a, "-idirafter"):
 			c.afterDirs = append(c.afterDirs, strings.TrimPrefix(a, "-idirafter"))
+		case a == "-MD" || a == "-MMD":
+			c.depFile = true
+			c.depUser = a == "-MMD"
+		case a == "-MF" || a == "-MT" || a == "-MQ":
+			v, err = next(&i, a)
+			switch a {
+			case "-MF":
+				c.depOut = v
+			case "-MT":
+				c.depTargets = append(c.depTargets, v)
+			default:
+				c.depTargets = append(c.depTargets, makeQuote(v))
+			}
+		case strings.HasPrefix(a, "-MF") || strings.HasPrefix(a, "-MT") || strings.HasPrefix(a, "-MQ"):
+			v = a[3:]
+			switch a[:3] {
+			case "-MF":
+				c.depOut = v
+			case "-MT":
+				c.depTargets = append(c.depTargets, v)
+			default:
+				c.depTargets = append(c.depTargets, makeQuote(v))
+			}
+		case a == "-MP":
+			c.depPhony = true
+		case a == "-Xclang":
+			// An option for clang's front end (-fdebug-prefix-map,
+			// -target-feature +alu32): none changes what bpfcc writes
+			// that -mcpu does not.
+			_, err = next(&i, a)
 		case a == "-include":
 			v, err = next(&i, a)
 			c.includes = append(c.includes, v)
@@ -389,7 +429,7 @@ var noEffect = map[string]bool{
 	"-fno-stack-protector": true, "-fno-asynchronous-unwind-tables": true, "-fno-unwind-tables": true,
 	"-fno-jump-tables": true, "-ffreestanding": true, "-fno-builtin": true, "-fno-common": true,
 	"-fno-strict-aliasing": true, "-fno-PIE": true, "-fno-pie": true, "-fno-PIC": true, "-fno-pic": true,
-	"-mlittle-endian": true, "-march=bpf": true, "-march=bpfel": true, "-m64": true, "-pipe": true,
+	"-mlittle-endian": true, "-nostdlib": true, "-march=bpf": true, "-march=bpfel": true, "-m64": true, "-pipe": true,
 	"-fcolor-diagnostics": true, "-fno-color-diagnostics": true, "-Qunused-arguments": true,
 	"-fno-ident": true, "-fno-omit-frame-pointer": true, "-fomit-frame-pointer": true,
 }

@@ -69,7 +69,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bpfcc: input file %s is the same as output file %s\n", cfg.input, out)
 		return exitUsage
 	}
-	res, err := compile(cfg, stderr)
+	opts := cfg.compileOptions()
+	var files []string
+	if cfg.depFile {
+		opts.Files = &files
+	}
+	res, err := compileWith(cfg, opts, stderr)
 	if err != nil {
 		return reportError(err, cfg, stderr)
 	}
@@ -80,7 +85,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return writeOut(cfg.out, []byte(res.Listing), stderr)
 	}
-	return writeOut(cfg.outPath(), res.Object, stderr)
+	if rc := writeOut(cfg.outPath(), res.Object, stderr); rc != exitOK || !cfg.depFile {
+		return rc
+	}
+	return writeOut(cfg.depFilePath(), []byte(cfg.depFileText(files)), stderr)
 }
 
 // writesTo is the file a compile writes ("" for standard output).

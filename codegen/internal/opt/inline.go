@@ -41,6 +41,12 @@ func Inline(m *ir.Module, optLevel int) error {
 				return false
 			case c.Inline:
 				return true // always_inline wins over __weak, as in clang
+			case (c.Static || c.Hidden) && !c.Weak && (len(c.Params) > ir.MaxArgs || c.Variadic):
+				// No BPF call can pass it its arguments: inlined at any
+				// size, as clang's inlining of a static function called
+				// once would (opentelemetry-ebpf-profiler's 6-parameter
+				// collect_trace).
+				return true
 			case c.Weak:
 				// Another object's definition may replace this one at
 				// link time: clang does not inline a weak function.
