@@ -237,6 +237,11 @@ func pointeeAlign(e cc.ExpressionNode) int {
 	if e.Type().Kind() == cc.Array || decaysArray(e) {
 		return objectAlign(e)
 	}
+	if x, ok := stripParens(e).(*cc.UnaryExpression); ok && x.Case == cc.UnaryExpressionAddrof {
+		// The object's own: a member of a packed struct may be less
+		// aligned than its type (netobserv's memset(&id->src_ip, ...)).
+		return objectAlign(x.CastExpression)
+	}
 	t := e.Type().Decay()
 	if p, ok := t.(*cc.PointerType); ok {
 		if el := p.Elem(); el.Kind() != cc.Void {

@@ -1,7 +1,9 @@
 // Tests: a struct copied into and out of a member of a packed struct
 // that sits at an odd offset (netobserv's flow_id keeps an in6_addr at
 // offset 15): the copy goes in accesses as narrow as the member's
-// alignment, since the verifier rejects misaligned stack accesses.
+// alignment, since the verifier rejects misaligned stack accesses; so do
+// memset and memcpy of the member's address (netobserv's
+// memset(&id->src_ip, 0, sizeof(struct in6_addr))).
 // RUN: socket
 // PACKET: ipv4-udp
 // EXPECT: retval=1
@@ -26,6 +28,12 @@ int packed_struct_copy(struct __sk_buff *skb)
 	struct in6 src = { { seed, seed + 1, seed + 2, seed + 3 } }, back;
 	struct key k = {}, k2;
 
+	__builtin_memset(&k.ip, 0xff, sizeof(k.ip));
+	if (k.ip.a[1] != 0xffffffff)
+		return 2;
+	__builtin_memcpy(&k.ip, &src, sizeof(src));
+	if (k.ip.a[1] != 0x11223345)
+		return 3;
 	k.ip = src;
 	k.tail = 9;
 	k2 = k;
