@@ -275,10 +275,36 @@ func (b *Binary) tree(c *cuInfo, off dwarf.Offset) (*funcTree, error) {
 	t = &funcTree{cu: c, root: root}
 	t.name, _ = root.Val(dwarf.AttrName).(string)
 	t.entry = entryPC(root)
+	if len(root.Ranges) > 1 {
+		t.entry = b.splitEntry(root, t.entry)
+	}
 	b.mu.Lock()
 	b.trees[off] = t
 	b.mu.Unlock()
 	return t, nil
+}
+
+// splitEntry is the entry of a function in several address ranges
+// without DW_AT_entry_pc or DW_AT_low_pc: gcc's hot/cold splitting puts
+// `f.cold` in .text.unlikely, below f, and the sorted ranges' first is
+// then the cold part, which a call never enters. The entry is where a
+// function symbol other than a .cold or .part one starts a range, else
+// the first range as DWARF lists it (gcc lists the hot part first).
+func (b *Binary) splitEntry(n *godwarf.Tree, sorted uint64) uint64 {
+	e, ok := n.Entry.(*dwarf.Entry)
+	if !ok || e.Val(dwarf.AttrEntrypc) != nil || e.Val(dwarf.AttrLowpc) != nil {
+		return sorted
+	}
+	rg, err := b.dw.Ranges(e)
+	if err != nil || len(rg) == 0 {
+		return sorted
+	}
+	for _, r := range rg {
+		if s, ok := b.symbolAt(r[0]); ok && s.Value == r[0] && !strings.Contains(s.Name, ".cold") && !strings.Contains(s.Name, ".part.") {
+			return r[0]
+		}
+	}
+	return rg[0][0]
 }
 
 // entryPC returns the entry address of a subprogram or inlined subroutine.
