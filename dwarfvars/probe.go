@@ -178,7 +178,7 @@ func validFunc(s string) bool {
 	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' || s[0] == ':' || strings.Contains(s, ":::") {
 		return false
 	}
-	depth := 0
+	depth, angle := 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -193,7 +193,13 @@ func validFunc(s string) bool {
 			if depth--; depth < 0 {
 				return false
 			}
-		case c == '~' || c == '*' || c == '&' || c == ',' || c == '<' || c == '>' || c == ' ' && depth > 0:
+		case c == '<':
+			angle++
+		case c == '>':
+			angle = max(angle-1, 0)
+		case c == '~' || c == '*' || c == '&' || c == ',' || c == ' ' && (depth > 0 || angle > 0):
+			// (Blanks in a parameter list or template arguments:
+			// geo::clampsum<long int>.)
 		default:
 			return false
 		}

@@ -27,6 +27,10 @@ func TestParseProbe(t *testing.T) {
 		{"./a.out:prog.c:7", Probe{Kind: ProbeFileLine, File: "prog.c", Line: 7, Binary: "./a.out"}},
 		{"/bin/x:f+0x10", Probe{Kind: ProbeFuncOffset, Func: "f", Offset: 16, Binary: "/bin/x"}},
 		{"/bin/x:f%return", Probe{Kind: ProbeFunc, Func: "f", Return: true, Binary: "/bin/x"}},
+		// A template instantiation as --vars suggests it: blanks inside
+		// its arguments.
+		{"geo::clampsum<long int>:4", Probe{Kind: ProbeFuncLine, Func: "geo::clampsum<long int>", Line: 4}},
+		{"geo::clampsum<long int>+0x3c", Probe{Kind: ProbeFuncOffset, Func: "geo::clampsum<long int>", Offset: 0x3c}},
 	}
 	for _, c := range cases {
 		got, err := ParseProbe(c.in)
