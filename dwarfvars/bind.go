@@ -59,6 +59,14 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 	defer recoverInto(&err, "bind "+e.Text)
 	label := siteLabel(s)
 	v, err := b.lookupVar(s, e.Var)
+	if _, missing := err.(*VarNotFoundError); missing {
+		// In a C++ member function a member is named without this->,
+		// as gdb reads it.
+		if tv, terr := b.lookupVar(s, "this"); terr == nil && tv.Err == nil && b.hasMember(tv.Type, e.Var) {
+			e.Path = append([]PathElem{{Kind: PathArrow, Name: e.Var}}, e.Path...)
+			e.Var, v, err = "this", tv, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -457,4 +465,17 @@ func (pe *pathEval) value(loc Location, size int) (*Fetch, error) {
 		return acc, nil
 	}
 	return nil, &OptimizedOutError{Site: pe.site, Var: pe.expr}
+}
+
+// hasMember reports whether t points to a struct, class or union with a
+// member of that name, its own or a base class's.
+func (b *Binary) hasMember(t *Type, name string) bool {
+	if t == nil || t.Kind != KindPointer || t.Elem == nil {
+		return false
+	}
+	if _, ok := t.Elem.Member(name); ok {
+		return true
+	}
+	_, ok := b.baseMember(t.Elem, name, 0)
+	return ok
 }

@@ -96,7 +96,7 @@ int main(int argc, char **) { geo::Counter c(argc); return (int)(c.add(1L) + c.a
 			t.Errorf("%s: add(char): %v", cc, err)
 		}
 		for probe, exprs := range map[string][]string{
-			"geo::Counter::add(long int)":            {"this->total", "this->id", "this->weight", "v", "geo::g_calls"},
+			"geo::Counter::add(long int)":            {"this->total", "this->id", "this->weight", "v", "geo::g_calls", "total", "weight"},
 			"Counter::add(int,int)":                  {"a", "b", "this->total"},
 			"geo::scale(const geo::Counter &, long)": {"c.total", "c.id", "f"},
 			"scale":                                  {"c.weight"},
