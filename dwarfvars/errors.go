@@ -154,6 +154,8 @@ type OptimizedOutError struct {
 	// the variable has a location at other instructions of that line,
 	// not at the site's.
 	Line int
+	// Here are those instructions as FUNC+OFF probes, where known.
+	Here []string
 }
 
 func (e *OptimizedOutError) Error() string {
@@ -318,6 +320,9 @@ func (e *OptimizedOutError) available() string {
 			s += ", and "
 		}
 		s += fmt.Sprintf("other instructions of line %d (this probe's line)", e.Line)
+		if len(e.Here) > 0 {
+			s += fmt.Sprintf(": probe %s to read it there", strings.Join(e.Here, " or "))
+		}
 	}
 	if len(e.OtherLines) > 0 {
 		o := strings.Join(e.OtherLines, ", ")

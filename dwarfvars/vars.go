@@ -269,7 +269,8 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 	}
 	if len(expr) == 0 {
 		lines, other := b.availableLines(ft, raw, s.File)
-		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other, Line: s.Line}
+		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other, Line: s.Line,
+			Here: b.lineProbesWith(ft, raw, s)}
 	}
 	ctx := b.newEval(s, ft, label, name)
 	loc, err = ctx.eval(expr, t.Size)
@@ -287,6 +288,34 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 			Reason: fmt.Sprintf("not yet stored in its stack slot: the prologue ends at %s+%#x", ft.name, ft.body-ft.entry)}
 	}
 	return loc, nil
+}
+
+// lineProbesWith lists, as FUNC+OFF probes, the other statement
+// addresses of the site's line where raw locates the variable: a line
+// compiled to several places may have it at some only.
+func (b *Binary) lineProbesWith(ft *funcTree, raw rawLoc, s Site) []string {
+	if s.Line == 0 || !raw.isList {
+		return nil
+	}
+	if _, err := b.lines(ft.cu); err != nil {
+		return nil
+	}
+	c := ft.cu
+	var out []string
+	seen := map[uint64]bool{s.Addr: true}
+	for _, fr := range ft.root.Ranges {
+		c.rowsIn(fr[0], fr[1], func(i int) {
+			r := c.rows[i]
+			if !r.stmt || r.line != s.Line || r.file != s.File || seen[r.addr] || len(raw.at(r.addr)) == 0 {
+				return
+			}
+			seen[r.addr] = true
+			if sym, ok := b.symbolAt(r.addr); ok {
+				out = append(out, fmt.Sprintf("%s+%#x", sym.Name, r.addr-sym.Value))
+			}
+		})
+	}
+	return out
 }
 
 // beforeBody reports whether pc is in the prologue of unoptimised code.
