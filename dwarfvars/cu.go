@@ -344,13 +344,15 @@ func optimized(producer string) (opt, ok bool) {
 	return last != "0", true
 }
 
-// linesIn returns the distinct lines with code in the given ranges.
-func linesIn(c *cuInfo, rs [][2]uint64) []int {
+// linesIn returns the distinct lines of file (any, when "") that have
+// statement rows in the given ranges: the lines a probe can name.
+func linesIn(c *cuInfo, rs [][2]uint64, file string) []int {
 	seen := map[int]bool{}
 	for _, rg := range rs {
 		c.rowsIn(rg[0], rg[1], func(i int) {
-			if l := c.rows[i].line; l > 0 {
-				seen[l] = true
+			// Only lines a probe can name: statement rows of the file.
+			if r := c.rows[i]; r.line > 0 && r.stmt && (file == "" || r.file == file) {
+				seen[r.line] = true
 			}
 		})
 	}

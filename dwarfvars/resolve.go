@@ -337,7 +337,7 @@ func (b *Binary) resolveFuncLine(p Probe) ([]uint64, error) {
 				out, file = append(out, r.addr), r.file
 			}
 		}
-		nearest = append(nearest, linesIn(in.tree.cu, in.node.Ranges)...)
+		nearest = append(nearest, linesIn(in.tree.cu, in.node.Ranges, f)...)
 	}
 	if len(out) == 0 {
 		return nil, &NoCodeError{Probe: p.Spec, File: p.Func, Line: line, Nearest: closest(nearest, line, 4)}
@@ -390,8 +390,8 @@ func (b *Binary) resolveFileLine(p Probe) ([]uint64, error) {
 			}
 			if r.line == p.Line && r.stmt {
 				out = append(out, r.addr)
-			} else if r.line > 0 {
-				nearest = append(nearest, r.line)
+			} else if r.line > 0 && r.stmt {
+				nearest = append(nearest, r.line) // a line a probe can name
 			}
 		}
 		return nil
