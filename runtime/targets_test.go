@@ -20,6 +20,19 @@ func TestVerifierAdvice(t *testing.T) {
 			t.Errorf("advice for %q = %q, want %q", reason, got, want)
 		}
 	}
+	// The log's statistics line, in every log, decides nothing: the
+	// reason's own advice wins (it gave every rejection the
+	// "gave up" advice).
+	for reason, want := range map[string]string{
+		"R2 min value is negative, either use unsigned or 'var &= const'":                     "check it against the size before the access",
+		"math between map_value pointer and register with unbounded min value is not allowed": "check it against the size before the access",
+		"R3 type=scalar expected=fp": "",
+	} {
+		r := &VerifierReport{Reason: reason, Log: []string{"0: (b7) r0 = 0", reason, "processed 47 insns (limit 1000000) max_states_per_insn 0 total_states 1 peak_states 1 mark_read 0"}}
+		if got := r.Advice(); want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("advice for %q with the log's statistics = %q, want %q", reason, got, want)
+		}
+	}
 	generic := Hint(&VerifierReport{Reason: "R3 type=scalar expected=fp"})
 	if !strings.Contains(generic, "the report above shows") {
 		t.Errorf("without advice the generic hint stays: %q", generic)
