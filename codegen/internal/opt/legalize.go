@@ -1,6 +1,10 @@
 package opt
 
-import "github.com/bpfcc/bpfcc/ir"
+import (
+	"math/bits"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
 
 // legalize rewrites operations the target CPU lacks: signed division and
 // modulo below v4, 32-bit comparisons below v3.
@@ -31,6 +35,16 @@ func legalize(f *ir.Func, c *passCtx) {
 					in.ALU = ir.UDiv
 				} else {
 					in.ALU = ir.UMod
+				}
+				if in.B.IsImm && in.B.Imm > 0 && in.B.Imm&(in.B.Imm-1) == 0 {
+					// By a power of two, a shift or a mask: the verifier
+					// bounds neither quotient nor remainder of a division
+					// (twfw.c indexes an array with seqnum / 64).
+					if in.ALU == ir.UDiv {
+						in.ALU, in.B = ir.Rsh, ir.Imm(int64(bits.TrailingZeros64(uint64(in.B.Imm))))
+					} else {
+						in.ALU, in.B = ir.And, ir.Imm(in.B.Imm-1)
+					}
 				}
 				out = append(out, in)
 			case in.Op == ir.OpALU && in.ALU == ir.SMod && zeroTested[in.Dst] && remainderMask(in):
