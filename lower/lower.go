@@ -6,6 +6,7 @@ package lower
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,7 +255,13 @@ func (l *lowerer) collectFunc(fd *cc.FunctionDefinition) {
 			l.errorf(p, "floating point is not supported in BPF programs")
 		}
 	}
-	if _, dup := l.funcs[name]; dup {
+	if prev, dup := l.funcs[name]; dup {
+		// cc accepts a second definition; clang does not. (GNU's extern
+		// inline definition may be followed by the real one.)
+		if pd := prev.decl; pd != nil && !(pd.IsExtern() && pd.IsInline()) {
+			p := pd.Position()
+			l.errorf(d, "redefinition of %q (first defined at %s:%d)", name, filepath.Base(p.Filename), p.Line)
+		}
 		return
 	}
 	fi := &funcInfo{name: name, def: fd, decl: d, calls: map[string]token.Position{}, direct: map[string]token.Position{}, usesConstP: usesLateConstP(fd)}

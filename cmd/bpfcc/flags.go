@@ -329,7 +329,9 @@ func parseArgs(args []string) (*config, error) {
 			if a == "-x" {
 				i++
 			}
-		case noEffect[a] || strings.HasPrefix(a, "-fdiagnostics-") || strings.HasPrefix(a, "-fmessage-length="):
+		case noEffect[a] || strings.HasPrefix(a, "-fdiagnostics-") || strings.HasPrefix(a, "-fmessage-length=") ||
+			strings.HasPrefix(a, "-ferror-limit=") || strings.HasPrefix(a, "-fmacro-prefix-map=") ||
+			strings.HasPrefix(a, "-fdebug-prefix-map=") || strings.HasPrefix(a, "-ffile-prefix-map="):
 			// clang options that change nothing in a BPF object.
 		case a == "-emit-llvm" || a == "-mbig-endian" || strings.HasPrefix(a, "-march=") && a != "-march=bpf" && a != "-march=bpfel":
 			return nil, fmt.Errorf("%s: %s", a, unsupported(a))
@@ -426,6 +428,7 @@ func parseArgs(args []string) (*config, error) {
 // position-dependent code or other endianness by default, and bpfcc no
 // type-based alias analysis, common symbols or builtin library calls.
 var noEffect = map[string]bool{
+	"-fpie": true, "-fPIE": true, "-fpic": true, "-fPIC": true,
 	"-fno-stack-protector": true, "-fno-asynchronous-unwind-tables": true, "-fno-unwind-tables": true,
 	"-fno-jump-tables": true, "-ffreestanding": true, "-fno-builtin": true, "-fno-common": true,
 	"-fno-strict-aliasing": true, "-fno-PIE": true, "-fno-pie": true, "-fno-PIC": true, "-fno-pic": true,

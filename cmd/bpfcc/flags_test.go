@@ -16,7 +16,8 @@ import (
 // with a reason.
 func TestClangCompatFlags(t *testing.T) {
 	c, err := parseArgs([]string{"-isystem", "/s1", "-I/i1", "-isystem/s2", "-idirafter", "/a1", "-std=gnu11", "-x", "c",
-		"-fno-stack-protector", "-mlittle-endian", "-target", "bpf", "-Wno-compare-distinct-pointer-types", "p.c"})
+		"-fno-stack-protector", "-mlittle-endian", "-target", "bpf", "-Wno-compare-distinct-pointer-types",
+		"-fpie", "-fPIC", "-ferror-limit=0", "-fmacro-prefix-map=/a=.", "-fdebug-prefix-map=/a=.", "p.c"})
 	if err != nil {
 		t.Fatal(err)
 	}
