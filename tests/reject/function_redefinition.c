@@ -1,6 +1,6 @@
 // Rejected: a function defined twice (clang: redefinition of 'f'); bpfcc
 // kept the first and compiled silently.
-// ERROR: 12: redefinition
+// ERROR: 13: redefinition
 // CLANG: error
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
