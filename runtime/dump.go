@@ -33,6 +33,11 @@ func dumpMaps(spec *ebpf.CollectionSpec, coll *ebpf.Collection, opts *Options, o
 			printReadErrors(spec, es, opts, out)
 			continue
 		}
+		if mapFull(ms, len(es)) {
+			// An update of a new key fails once a hash map is full: what
+			// came after is missing from the table.
+			out.diag("note: map %s is full (%d of %d entries): updates of new keys failed from then on; raise its max_entries", name, len(es), ms.MaxEntries)
+		}
 		if stacks.printStacks(name, ms, es, opts, out) {
 			continue
 		}
@@ -84,4 +89,14 @@ func printDatasec(name string, v any, opts *Options, out *printer) {
 		fmt.Fprintf(&b, "  %s = %s\n", f.Name, FormatValue(f.Value))
 	}
 	out.text(b.String() + "\n")
+}
+
+// mapFull reports whether a hash map holds as many entries as it can (an
+// LRU one evicts instead: being full loses nothing it was asked to keep).
+func mapFull(ms *ebpf.MapSpec, n int) bool {
+	switch ms.Type {
+	case ebpf.Hash, ebpf.PerCPUHash:
+		return ms.MaxEntries > 0 && n >= int(ms.MaxEntries)
+	}
+	return false
 }

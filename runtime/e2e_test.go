@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/asm"
+	"github.com/cilium/ebpf/btf"
 )
 
 // runSpec runs spec against the target with Command and returns stdout.
@@ -219,5 +223,34 @@ func TestVerifierRejection(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "     7 | \treturn *v;") {
 		t.Errorf("message lacks the source line:\n%s", err)
+	}
+}
+
+// A hash map that filled up is named at exit, with its size: updates of
+// new keys failed from then on, so the table misses what came after
+// (bpftrace's maps are larger by default; neither warned).
+func TestFullMapNote(t *testing.T) {
+	needKernel(t)
+	bin := buildTarget(t)
+	key := &btf.Struct{Name: "key", Size: 4, Members: []btf.Member{{Name: "n", Type: u32}}}
+	spec := &ebpf.CollectionSpec{
+		Maps: map[string]*ebpf.MapSpec{
+			"calls": {Name: "calls", Type: ebpf.Hash, KeySize: 4, ValueSize: 8, MaxEntries: 4, Key: key, Value: u64},
+		},
+		Programs: map[string]*ebpf.ProgramSpec{
+			"count": program("count", "uprobe/"+bin+":work", asm.Instructions{
+				asm.LoadMem(asm.R0, asm.R1, 112, asm.DWord), // di: work's n
+				asm.StoreMem(asm.RFP, -4, asm.R0, asm.Word),
+			}, increment("calls", -4, "c")),
+		},
+	}
+	for calls, full := range map[string]bool{"10": true, "3": false} {
+		_, stderr, err := runSpec(t, spec, Options{Command: []string{bin, calls}})
+		if err != nil {
+			t.Fatalf("Run: %v\n%s", Describe(err), stderr)
+		}
+		if got := strings.Contains(stderr, "map calls is full (4 of 4 entries)"); got != full {
+			t.Errorf("%s calls: full-map note %v, want %v; stderr:\n%s", calls, got, full, stderr)
+		}
 	}
 }
