@@ -188,6 +188,13 @@ func TestMissingSymbolAndBinary(t *testing.T) {
 	if !errors.Is(err, ErrAttach) || !errors.Is(err, ErrNoSymbol) || !strings.Contains(Describe(err), "hint: check the function name") {
 		t.Errorf("missing symbol: %v", Describe(err))
 	}
+	// Misspelled in the section as in the PROBE argument: checked before
+	// anything is loaded, with the names it may have meant (two letters
+	// swapped are one edit).
+	_, _, err = runSpec(t, countSpec("uprobe/"+bin+":wrok"), Options{Duration: time.Millisecond})
+	if !errors.Is(err, ErrNoSymbol) || !strings.Contains(Describe(err), "did you mean work") {
+		t.Errorf("misspelled symbol: %v", Describe(err))
+	}
 	_, _, err = runSpec(t, countSpec("uprobe//no/such/bin:work"), Options{Duration: time.Millisecond})
 	if !errors.Is(err, ErrAttach) || !errors.Is(err, ErrNoBinary) {
 		t.Errorf("missing binary: %v", Describe(err))

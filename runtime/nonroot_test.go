@@ -26,9 +26,16 @@ func TestNonRoot(t *testing.T) {
 	if err := copyFile(os.Args[0], self); err != nil {
 		t.Fatal(err)
 	}
+	// A binary with the probed function: its symbol is checked before
+	// anything is loaded.
+	target := filepath.Join(dir, "target")
+	if err := copyFile(buildTarget(t), target); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(target, 0o755)
 	cmd := exec.Command(self, "-test.run=^$")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), helperEnv+"=/bin/sh:0")
+	cmd.Env = append(os.Environ(), helperEnv+"="+target+":0")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
 	if err == nil {

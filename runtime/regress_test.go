@@ -208,7 +208,7 @@ func TestHostileObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = runSpec(t, spec, Options{Probe: "/bin/true:main", Duration: time.Millisecond})
+	_, _, err = runSpec(t, spec, Options{Probe: buildTarget(t) + ":work", Duration: time.Millisecond})
 	var r *VerifierReport
 	if !errors.Is(err, ErrBTF) || errors.Is(err, ErrVerifier) || errors.As(err, &r) || !strings.Contains(err.Error(), "Invalid name") {
 		t.Errorf("BTF rejection: %v", err)

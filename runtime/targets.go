@@ -39,6 +39,8 @@ func checkTargets(plans []plan) error {
 			err = checkRawTracepoint(p.symbol, kernelBTF())
 		case kindTracing, kindLSM:
 			err = checkBTFTarget(p, kernelBTF())
+		case kindUprobe:
+			err = checkUprobeSymbol(p)
 		}
 		if err != nil {
 			return fmt.Errorf("%w: program %s: %w", ErrAttach, pl.name, err)
@@ -161,6 +163,33 @@ func btfNames(kernel *btf.Spec, prefix string, funcs bool) []string {
 		}
 	}
 	return names
+}
+
+// checkUprobeSymbol checks that a uprobe's function is a symbol of its
+// binary (a SEC("uprobe/BIN:FUNC") as the PROBE argument is checked). A
+// binary that cannot be read checks nothing: the attach reports it.
+func checkUprobeSymbol(p attachPoint) error {
+	if p.symbol == "" || p.binary == "" {
+		return nil
+	}
+	path, err := resolveBinary(p.binary)
+	if err != nil {
+		return nil
+	}
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	for _, load := range []func() ([]elf.Symbol, error){f.Symbols, f.DynamicSymbols} {
+		syms, _ := load()
+		for _, s := range syms {
+			if name, _, _ := strings.Cut(s.Name, "@"); name == p.symbol {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%w: %s is not a function of %s%s", ErrNoSymbol, p.symbol, path, suggest.DidYouMean(p.symbol, symbolNames(path)))
 }
 
 // symbolNames lists the function symbols of an ELF binary.

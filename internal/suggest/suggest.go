@@ -51,12 +51,15 @@ func DidYouMean(name string, candidates []string) string {
 	return " (did you mean " + strings.Join(names, ", ") + "?)"
 }
 
-// distance is the Levenshtein distance of a and b, or limit+1 as soon as
-// it must exceed limit (rows are abandoned early: candidate lists are long).
+// distance is the edit distance of a and b counting a swap of two
+// adjacent letters as one edit ("wrok" for "work", the commonest typo;
+// optimal string alignment), or limit+1 as soon as it must exceed limit
+// (rows are abandoned early: candidate lists are long).
 func distance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -71,12 +74,15 @@ func distance(a, b string, limit int) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			rowMin = min(rowMin, cur[j])
 		}
 		if rowMin > limit {
 			return limit + 1
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }
