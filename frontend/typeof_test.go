@@ -71,3 +71,20 @@ func TestElvisConstant(t *testing.T) {
 		}
 	}
 }
+
+// A const integer initialised with a constant sizes an array as a
+// constant, as GNU C folds it (clang warns -Wgnu-folding-constant): the
+// array is no VLA, so it may be initialised (bpf-developer-tutorial's
+// `const int N = 100; char buf[N] = {0};`).
+func TestFoldedConstArraySize(t *testing.T) {
+	src := "const int N = 100;\nconst volatile char payload[N];\nint f(void) { const int M = 25; char buf[N] = { 0 }; char half[(M)] = {}; buf[3] = payload[3]; return buf[3] + sizeof(half); }\n"
+	u, err := Parse("folded.c", Options{Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range u.AST.Scope.Nodes["payload"] {
+		if d, ok := n.(*cc.Declarator); ok && d.Type().Size() != 100 {
+			t.Errorf("sizeof payload = %d, want 100", d.Type().Size())
+		}
+	}
+}

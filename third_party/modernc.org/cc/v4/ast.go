@@ -1343,6 +1343,8 @@ type Declarator struct {
 	write            int
 	addrTaken        bool
 	hasInitializer   bool
+	hasFoldedConst   bool // bpfcc: foldedConst holds a const integer's initial value
+	foldedConst      int64
 	isAtomic         bool
 	isAuto           bool
 	isConst          bool

@@ -1389,6 +1389,13 @@ func (n *InitDeclarator) check(c *ctx, t Type, isExtern, isStatic, isAtomic, isT
 			n.Declarator.typ = u
 		}
 		n.Declarator.write++
+		// bpfcc: a const integer initialised with a constant sizes an
+		// array as a constant (arraySize), as GNU C folds it.
+		if in := n.Initializer; isConst && !isVolatile && IsIntegerType(t) && in.Case == InitializerExpr && in.AssignmentExpression != nil {
+			if v, ok := int64Value(c, in.AssignmentExpression); ok {
+				n.Declarator.foldedConst, n.Declarator.hasFoldedConst = v, true
+			}
+		}
 	}
 }
 
@@ -2405,6 +2412,11 @@ func arraySize(c *ctx, n ExpressionNode) int64 {
 	}
 
 	v, ok := int64Value(c, n)
+	if !ok {
+		// bpfcc: `const int N = 100; char buf[N]` is a constant array in
+		// GNU C (clang folds it with a warning), not a VLA.
+		v, ok = foldedConstant(n)
+	}
 	if !ok { // VLA
 		return -1
 	}
@@ -5753,5 +5765,27 @@ func (n *ConstantExpression) check(c *ctx, mode flags) (r Type) {
 func (c *ctx) reportBitFieldUnits(bad []*Field) {
 	for _, f := range bad {
 		c.errors.add(errorf("%v: bit-field %s occupies more than 8 bytes, which Config.ABILayout does not support", f.declarator.Position(), f.Name()))
+	}
+}
+
+// foldedConstant is the value of an identifier naming a const integer
+// variable initialised with a constant (bpfcc: GNU constant folding).
+func foldedConstant(n ExpressionNode) (int64, bool) {
+	for {
+		switch x := n.(type) {
+		case *PrimaryExpression:
+			switch x.Case {
+			case PrimaryExpressionExpr:
+				if x.ExpressionList != nil {
+					n = x.ExpressionList
+					continue
+				}
+			case PrimaryExpressionIdent:
+				if d, ok := x.ResolvedTo().(*Declarator); ok && d.hasFoldedConst {
+					return d.foldedConst, true
+				}
+			}
+		}
+		return 0, false
 	}
 }
