@@ -86,11 +86,19 @@ func TestGoldenOutput(t *testing.T) {
 			heatKVs = append(heatKVs, [2][]byte{append(le32(cpu), le32(b+cpu)...), le64(uint64(b * (cpu + 1)))})
 		}
 	}
+	// More groups than get a histogram each: a heat map.
+	var manyKVs [][2][]byte
+	for cpu := uint32(0); cpu < maxGroupHists+2; cpu++ {
+		for b := uint32(1); b < 5; b++ {
+			manyKVs = append(manyKVs, [2][]byte{append(le32(cpu), le32(b+cpu%3)...), le64(uint64(b * (cpu + 1)))})
+		}
+	}
 	var s strings.Builder
 	s.WriteString(render(t, table, tableKVs, Options{}))
 	s.WriteString(render(t, hist, histKVs, Options{}))
 	s.WriteString(render(t, lhist, lhistKVs, Options{}))
 	s.WriteString(render(t, heat, heatKVs, Options{}))
+	s.WriteString(render(t, heat, manyKVs, Options{}))
 	var ev bytes.Buffer
 	p := &printer{out: &ev, errw: &ev}
 	v, _ := Decode(eventType, eventBytes(42, -3, "my app"))

@@ -242,10 +242,11 @@ func writeHistBody(b *strings.Builder, h histSpec, bs []bucketCount) {
 // heatRamp shades heat-map cells from empty to the largest count.
 const heatRamp = " .:-=+*#%@"
 
-// formatHeatmap prints a two-dimensional histogram: one row per group, one
+// formatHeatmap prints a two-dimensional histogram: up to maxGroupHists
+// groups as a histogram each, more as a heat map, one row per group, one
 // column per bucket from the lowest to the highest non-empty one, each cell
 // shaded by its count relative to the largest; then the column legend.
-// Verbose adds each group's full histogram.
+// Verbose adds each group's full histogram to the heat map.
 func formatHeatmap(name string, h histSpec, bs []bucketCount, verbose bool) string {
 	type row struct {
 		label  string
@@ -282,6 +283,24 @@ func formatHeatmap(name string, h histSpec, bs []bucketCount, verbose bool) stri
 	}
 	sort.Slice(order, func(i, j int) bool { return compareValues(order[i].gval, order[j].gval) < 0 })
 	var b strings.Builder
+	groupHist := func(r *row) {
+		var one []bucketCount
+		for k, c := range r.counts {
+			one = append(one, bucketCount{bucket: k, count: c})
+		}
+		fmt.Fprintf(&b, "%s[%s]:\n", name, r.label)
+		writeHistBody(&b, h, one)
+	}
+	if len(order) <= maxGroupHists && lo >= 0 {
+		// Few groups: a histogram each, as bpftrace prints @h[key].
+		for i, r := range order {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			groupHist(r)
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s:\n", name)
 	if lo < 0 {
 		return b.String()
@@ -301,16 +320,15 @@ func formatHeatmap(name string, h histSpec, bs []bucketCount, verbose bool) stri
 	fmt.Fprintf(&b, "%-*s  columns %s .. %s, one per bucket; shades %q up to %d\n", w, "", h.label(lo), h.label(hi), heatRamp, peak)
 	if verbose {
 		for _, r := range order {
-			var one []bucketCount
-			for k, c := range r.counts {
-				one = append(one, bucketCount{bucket: k, count: c})
-			}
-			fmt.Fprintf(&b, "%s[%s]:\n", name, r.label)
-			writeHistBody(&b, h, one)
+			groupHist(r)
 		}
 	}
 	return b.String()
 }
+
+// maxGroupHists is how many groups a grouped histogram prints as one
+// histogram each; more make a heat map, a row per group.
+const maxGroupHists = 8
 
 // jsonHist is the --json form of a histogram.
 func jsonHist(name string, h histSpec, bs []bucketCount) map[string]any {
