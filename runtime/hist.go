@@ -344,6 +344,9 @@ func jsonHist(name string, h histSpec, bs []bucketCount) map[string]any {
 			continue
 		}
 		lo, hi := h.bucketRange(c.bucket)
+		// max is inclusive, as bpftrace's: [2, 4) is min 2, max 3, and
+		// the top log2 bucket's max is 2^64-1, a __u64.
+		hi.Sub(hi, big.NewInt(1))
 		m := map[string]any{"bucket": c.bucket, "min": json.Number(lo.String()), "max": json.Number(hi.String()), "count": c.count}
 		if c.gval != nil {
 			m["group"] = c.gval
