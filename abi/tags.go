@@ -13,6 +13,9 @@ const (
 	EventTag = "bpfcc:event:"
 	// HistTag marks a map of log2 histogram buckets.
 	HistTag = "bpfcc:hist"
+	// HistSignedTag marks a log2 histogram whose last entry counts the
+	// values below 0 (bpfcc.h's BPFCC_HIST): "(..., 0)", as bpftrace's.
+	HistSignedTag = "bpfcc:hist:signed"
 	// LHistTag marks a map of linear histogram buckets:
 	// "bpfcc:lhist" or "bpfcc:lhist:MIN:STEP".
 	LHistTag = "bpfcc:lhist"

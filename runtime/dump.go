@@ -51,7 +51,16 @@ func printMap(name string, ms *ebpf.MapSpec, es []entry, opts *Options, out *pri
 		return
 	}
 	if h, ok := histOf(ms); ok {
-		if bs, grouped, ok := histBuckets(es); ok && h.fits(bs) {
+		bs, grouped, ok := histBuckets(es)
+		if ok && h.signed && !grouped {
+			// The last entry counts the values below 0.
+			for i := range bs {
+				if bs[i].bucket == int64(ms.MaxEntries)-1 {
+					bs[i].bucket = negBucket
+				}
+			}
+		}
+		if ok && h.fits(bs) {
 			switch {
 			case opts.JSON:
 				out.jsonLine(jsonHist(name, h, bs))

@@ -99,6 +99,10 @@ func TestGoldenOutput(t *testing.T) {
 	s.WriteString(render(t, lhist, lhistKVs, Options{}))
 	s.WriteString(render(t, heat, heatKVs, Options{}))
 	s.WriteString(render(t, heat, manyKVs, Options{}))
+	// BPFCC_HIST's map: the last of its 66 entries counts values below 0.
+	signed := &ebpf.MapSpec{Name: "ret_hist", Type: ebpf.Array, Key: u32, Value: u64, MaxEntries: 66, Tags: []string{"bpfcc:hist:signed"}}
+	signedKVs := [][2][]byte{{le32(0), le64(1)}, {le32(3), le64(5)}, {le32(65), le64(2)}}
+	s.WriteString(render(t, signed, signedKVs, Options{}))
 	var ev bytes.Buffer
 	p := &printer{out: &ev, errw: &ev}
 	v, _ := Decode(eventType, eventBytes(42, -3, "my app"))

@@ -18,6 +18,7 @@ import (
 // "_lhist" (linear):
 //
 //	HistTag:  "bpfcc:hist"                    log2 buckets
+//	HistSignedTag: "bpfcc:hist:signed"        log2, the last entry "(..., 0)"
 //	LHistTag: "bpfcc:lhist" or "bpfcc:lhist:MIN:STEP"  linear buckets
 //
 // The key is the bucket index (an integer), or a struct whose last member is
@@ -36,13 +37,22 @@ const (
 type histSpec struct {
 	linear    bool
 	min, step int64
+	// signed: the map's last entry counts the values below 0
+	// (HistSignedTag), shown as bucket negBucket.
+	signed bool
 }
+
+// negBucket is the bucket of the values below 0, "(..., 0)".
+const negBucket = -1
 
 // histOf returns the histogram layout of a map, if it is one.
 func histOf(ms *ebpf.MapSpec) (histSpec, bool) {
 	for _, tag := range ms.Tags {
 		if tag == HistTag {
 			return histSpec{}, true
+		}
+		if tag == abi.HistSignedTag {
+			return histSpec{signed: true}, true
 		}
 		if rest, ok := strings.CutPrefix(tag, LHistTag); ok {
 			h := histSpec{linear: true, step: 1}
@@ -184,6 +194,9 @@ func (h histSpec) bucketRange(i int64) (lo, hi *big.Int) {
 }
 
 func (h histSpec) label(i int64) string {
+	if i == negBucket {
+		return "(..., 0)"
+	}
 	lo, hi := h.bucketRange(i)
 	if !h.linear {
 		if i <= 1 {
@@ -212,10 +225,12 @@ func formatHist(name string, h histSpec, bs []bucketCount) string {
 func writeHistBody(b *strings.Builder, h histSpec, bs []bucketCount) {
 	counts := map[int64]uint64{}
 	lo, hi := int64(-1), int64(-1)
-	var peak uint64
 	for _, c := range bs {
 		counts[c.bucket] += c.count
 	}
+	neg := counts[negBucket]
+	delete(counts, negBucket)
+	peak := neg
 	for k, c := range counts {
 		if c == 0 {
 			continue
@@ -225,6 +240,12 @@ func writeHistBody(b *strings.Builder, h histSpec, bs []bucketCount) {
 		}
 		hi = max(hi, k)
 		peak = max(peak, c)
+	}
+	if neg > 0 {
+		fmt.Fprintf(b, "%-16s %8d |%-*s|\n", h.label(negBucket), neg, barWidth, strings.Repeat("@", int(neg*barWidth/peak)))
+		if lo > 0 {
+			lo = 0 // the rows go on from [0], as bpftrace's
+		}
 	}
 	if lo < 0 {
 		return
@@ -343,11 +364,16 @@ func jsonHist(name string, h histSpec, bs []bucketCount) map[string]any {
 		if c.count == 0 {
 			continue
 		}
-		lo, hi := h.bucketRange(c.bucket)
-		// max is inclusive, as bpftrace's: [2, 4) is min 2, max 3, and
-		// the top log2 bucket's max is 2^64-1, a __u64.
-		hi.Sub(hi, big.NewInt(1))
-		m := map[string]any{"bucket": c.bucket, "min": json.Number(lo.String()), "max": json.Number(hi.String()), "count": c.count}
+		var m map[string]any
+		if c.bucket == negBucket {
+			m = map[string]any{"bucket": c.bucket, "max": -1, "count": c.count} // (..., 0): no min
+		} else {
+			lo, hi := h.bucketRange(c.bucket)
+			// max is inclusive, as bpftrace's: [2, 4) is min 2, max 3,
+			// and the top log2 bucket's max is 2^64-1, a __u64.
+			hi.Sub(hi, big.NewInt(1))
+			m = map[string]any{"bucket": c.bucket, "min": json.Number(lo.String()), "max": json.Number(hi.String()), "count": c.count}
+		}
 		if c.gval != nil {
 			m["group"] = c.gval
 		}

@@ -335,7 +335,7 @@ func TestLoadHist(t *testing.T) {
 		got := map[int64]int64{}
 		for _, b := range h.Buckets {
 			got[b.Min] = b.Count
-			if b.Min > 0 && b.Max != 2*b.Min {
+			if b.Min > 0 && b.Max != 2*b.Min-1 { // max is inclusive
 				t.Errorf("bucket %+v is not a log2 bucket", b)
 			}
 		}
@@ -345,6 +345,35 @@ func TestLoadHist(t *testing.T) {
 			}
 		}
 	})
+}
+
+// BPFCC_HIST_ADD of a signed value counts the values below 0 in "(..., 0)",
+// as bpftrace's hist() (a syscall's -errno landed in the top bucket), in
+// text and JSON; the rows go on from [0].
+func TestLoadSignedHist(t *testing.T) {
+	e := needLoad(t)
+	src := filepath.Join(t.TempDir(), "delta.c")
+	os.WriteFile(src, []byte(`#include <bpfcc.h>
+BPFCC_HIST(delta, 65);
+SEC("uprobe")
+int h(struct pt_regs *ctx)
+{
+	long d = (long)PT_REGS_PARM1(ctx) - 4;
+
+	BPFCC_HIST_ADD(delta, d);
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+`), 0o644)
+	// Sizes 1, 2, 4, ..., 128, 100 calls each: d = -3, -2, 0, 4, 12, ...
+	r := e.mustRun(t, "--load", "process", src, "-x", e.target, "-c", e.target+" 800")
+	if !regexp.MustCompile(`(?m)^delta_hist:\n\(\.\.\., 0\) +200 \|@+ *\|\n\[0\] +100 \|`).MatchString(r.stdout) {
+		t.Errorf("want (..., 0) 200 then [0] 100:\n%s", r.stdout)
+	}
+	r = e.mustRun(t, "--load", "process", src, "-x", e.target, "-c", e.target+" 800", "--json")
+	if !strings.Contains(r.stdout, `{"bucket":-1,"count":200,"max":-1}`) {
+		t.Errorf("no negative bucket in the JSON:\n%s", r.stdout)
+	}
 }
 
 // jsonLines parses every line of a --json run's standard output, except the

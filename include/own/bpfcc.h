@@ -66,7 +66,9 @@ static __always_inline __u32 bpfcc_log2(__u64 v)
 /*
  * BPFCC_HIST(name, buckets) defines name##_hist, a BPF_MAP_TYPE_ARRAY of
  * buckets __u64 counters indexed by bpfcc_log2 bucket (65 cover every
- * __u64), and the constant name##_hist_buckets. Use at file scope:
+ * __u64) and one more, last, for the values below 0 of a signed type
+ * (printed "(..., 0)", as bpftrace's hist()), and the constant
+ * name##_hist_buckets. Use at file scope:
  *
  *	BPFCC_HIST(latency, 32);
  *	...
@@ -76,22 +78,32 @@ static __always_inline __u32 bpfcc_log2(__u64 v)
 	enum { name##_hist_buckets = (buckets) };			\
 	struct {							\
 		__uint(type, BPF_MAP_TYPE_ARRAY);			\
-		__uint(max_entries, buckets);				\
+		__uint(max_entries, (buckets) + 1);			\
 		__type(key, __u32);					\
 		__type(value, __u64);					\
-	} name##_hist SEC(".maps")
+	} name##_hist SEC(".maps")					\
+		__attribute__((btf_decl_tag("bpfcc:hist:signed")))
 
 /*
  * BPFCC_HIST_ADD(name, v) adds one to v's bucket of name##_hist; values
- * beyond the last bucket count in the last one. The counter is incremented
- * atomically, so concurrent CPUs do not lose counts.
+ * beyond the last bucket count in the last one, values below 0 (of a
+ * signed type: a syscall's -errno) in the negative counter. v is
+ * evaluated once. The counter is incremented atomically, so concurrent
+ * CPUs do not lose counts.
  */
 #define BPFCC_HIST_ADD(name, v)						\
 	({								\
-		__u32 ___bpfcc_b = bpfcc_log2(v);			\
+		__typeof__(v) ___bpfcc_v = (v);				\
+		__u32 ___bpfcc_b;					\
 		__u64 *___bpfcc_c;					\
-		if (___bpfcc_b >= (__u32)name##_hist_buckets)		\
-			___bpfcc_b = (__u32)name##_hist_buckets - 1;	\
+		if ((__typeof__(v))-1 < (__typeof__(v))0 &&		\
+		    (__s64)___bpfcc_v < 0) {				\
+			___bpfcc_b = (__u32)name##_hist_buckets;	\
+		} else {						\
+			___bpfcc_b = bpfcc_log2(___bpfcc_v);		\
+			if (___bpfcc_b >= (__u32)name##_hist_buckets)	\
+				___bpfcc_b = (__u32)name##_hist_buckets - 1; \
+		}							\
 		___bpfcc_c = bpf_map_lookup_elem(&name##_hist,		\
 						 &___bpfcc_b);		\
 		if (___bpfcc_c)						\
