@@ -7,6 +7,18 @@ import (
 	"github.com/bpfcc/bpfcc/include"
 )
 
+// depOption records -MF FILE, -MT TARGET or -MQ TARGET (quoted for make).
+func (c *config) depOption(flag, v string) {
+	switch flag {
+	case "-MF":
+		c.depOut = v
+	case "-MT":
+		c.depTargets = append(c.depTargets, v)
+	default:
+		c.depTargets = append(c.depTargets, makeQuote(v))
+	}
+}
+
 // depFilePath is where -MD writes its rule: -MF's file, else the object's
 // name with .d for its suffix, as clang names it.
 func (c *config) depFilePath() string {

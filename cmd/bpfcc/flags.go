@@ -287,24 +287,9 @@ func parseArgs(args []string) (*config, error) {
 			c.depUser = a == "-MMD"
 		case a == "-MF" || a == "-MT" || a == "-MQ":
 			v, err = next(&i, a)
-			switch a {
-			case "-MF":
-				c.depOut = v
-			case "-MT":
-				c.depTargets = append(c.depTargets, v)
-			default:
-				c.depTargets = append(c.depTargets, makeQuote(v))
-			}
+			c.depOption(a, v)
 		case strings.HasPrefix(a, "-MF") || strings.HasPrefix(a, "-MT") || strings.HasPrefix(a, "-MQ"):
-			v = a[3:]
-			switch a[:3] {
-			case "-MF":
-				c.depOut = v
-			case "-MT":
-				c.depTargets = append(c.depTargets, v)
-			default:
-				c.depTargets = append(c.depTargets, makeQuote(v))
-			}
+			c.depOption(a[:3], a[3:])
 		case a == "-MP":
 			c.depPhony = true
 		case a == "-Xclang":
