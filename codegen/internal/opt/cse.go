@@ -112,6 +112,9 @@ type exprKey struct {
 	sym string
 	// slot is an OpFrameAddr's stack object (its offset is in a).
 	slot *ir.Slot
+	// core is an OpCore's relocation (its local value is in a): the
+	// same relocation is the same value once the loader has applied it.
+	core ir.CoreReloc
 }
 
 // mentions reports whether k reads r.
@@ -271,6 +274,13 @@ func (s *availSet) key(ins *ir.Instr) (exprKey, bool) {
 		return exprKey{op: ins.Op, sym: ins.Sym}, !s.externs[ins.Sym]
 	case ir.OpFrameAddr:
 		return exprKey{op: ins.Op, slot: ins.Slot, a: ir.Imm(ins.Off)}, true
+	case ir.OpCore:
+		// An unrolled loop over task->comm computed the member's
+		// offset again in every copy (libbpfgo's iter selftest).
+		if ins.Core == nil {
+			return exprKey{}, false
+		}
+		return exprKey{op: ins.Op, core: *ins.Core, a: ir.Imm(ins.Imm)}, true
 	}
 	return exprKey{}, false
 }
