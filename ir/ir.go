@@ -40,6 +40,13 @@ const (
 	MemsetSym = "__bpfcc_memset"
 )
 
+// StrcmpSym is the callee of an OpCallFunc that __builtin_strcmp(a, b)
+// lowers to when a or b is no string literal there (Args: the two
+// pointers): the optimiser folds it once inlining shows both are string
+// literals (a file name passed to an always-inline helper), as clang
+// does; one it cannot becomes a trap carrying its Note.
+const StrcmpSym = "__bpfcc_strcmp"
+
 // ConstPSym is the callee of an OpCallFunc that __builtin_constant_p(x)
 // lowers to when the front end could not decide it: code generation
 // replaces it with 1 when inlining and folding made x a constant, else 0,

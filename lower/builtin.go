@@ -177,11 +177,16 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		a, okA := stringLiteral(args[0])
 		b, okB := stringLiteral(args[1])
-		if !okA || !okB {
-			fl.l.errorf(x, "__builtin_strcmp is supported only of two string literals")
-			return zero, true
+		if okA && okB {
+			return value{op: ir.Imm(int64(strings.Compare(a, b))), t: t}, true
 		}
-		return value{op: ir.Imm(int64(strings.Compare(a, b))), t: t}, true
+		// Inlining may bind a parameter to a literal (tetragon's file
+		// ids: an always-inline helper compares its argument with each
+		// file name); codegen folds it then, or reports it.
+		pa, pb := fl.rvalue(args[0]), fl.rvalue(args[1])
+		fl.setPos(x)
+		return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.StrcmpSym, Args: []ir.Operand{ir.R(fl.toReg(pa)), ir.R(fl.toReg(pb))},
+			Note: "__builtin_strcmp is supported only of two string literals (BPF has no strcmp)"}, t), true
 	}
 	if strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__c11_atomic_") {
 		return fl.atomic(x, name, args, discard)

@@ -124,9 +124,12 @@ func (fl *fnLowerer) identLvalue(x *cc.PrimaryExpression) lvalue {
 		if d.Name() == "__func__" {
 			return lvalue{t: t, sym: fl.l.internString(fl.fi.name)}
 		}
-		if _, ok := fl.l.helpers[d]; ok {
-			fl.l.errorf(x, "BPF helper %q can only be called", d.Name())
-			return fl.dummy(t)
+		if hid, ok := fl.l.helpers[d]; ok {
+			// Its value is the helper's number, as clang folds it:
+			// (__u64)bpf_map_update_elem is 2 (tetragon's error metrics
+			// record which helper failed so).
+			v := value{op: ir.Imm(hid), t: t}
+			return lvalue{t: t, reg: &local{reg: fl.toReg(v), typ: t}}
 		}
 		if d.Type().Kind() == cc.Function {
 			// A function designator as a value: its address (a callback).

@@ -48,6 +48,14 @@ func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
 	if decl != nil && decl.Case == cc.DeclarationAssert {
 		fl.staticAssert(decl.StaticAssertDeclaration)
 	}
+	if decl != nil && decl.Case == cc.DeclarationAuto && decl.Declarator != nil && decl.Initializer != nil {
+		// GNU __auto_type x = e: x has e's type (tetragon's error
+		// metrics keep a helper's result so).
+		d := decl.Declarator
+		fl.setPos(d)
+		fl.initLocal(fl.declareLocal(d, d.Type()), decl.Initializer)
+		return
+	}
 	if decl == nil || decl.Case != cc.DeclarationDecl {
 		return
 	}
@@ -71,8 +79,10 @@ func (fl *fnLowerer) localDecl(decl *cc.Declaration) {
 			fl.l.errorf(d, "floating point is not supported in BPF programs")
 			continue
 		}
-		if _, ok := helperID(d, id); ok {
-			fl.l.helpers[d] = 0
+		if hid, ok := helperID(d, id); ok {
+			// A local helper pointer, long (*fp)(void) = (void *)7: calls
+			// through it call helper 7 (they called helper 0).
+			fl.l.helpers[d] = hid
 			continue
 		}
 		lv := fl.declareLocal(d, t)

@@ -247,7 +247,7 @@ func parseArgs(args []string) (*config, error) {
 			c.undefs = append(c.undefs, v)
 		case strings.HasPrefix(a, "-U"):
 			c.undefs = append(c.undefs, a[2:])
-		case a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3" || a == "-Os" || a == "-O":
+		case a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3" || a == "-Os" || a == "-Oz" || a == "-O":
 			switch a {
 			case "-O0":
 				c.opt = 0
@@ -256,7 +256,10 @@ func parseArgs(args []string) (*config, error) {
 			default:
 				c.opt = 2
 			}
-		case a == "-g" || a == "-g1" || a == "-g2" || a == "-g3":
+		case a == "-g" || a == "-g1" || a == "-g2" || a == "-g3" || strings.HasPrefix(a, "-gdwarf") ||
+			strings.HasPrefix(a, "-ggdb") || a == "-gline-tables-only" || a == "-gbtf":
+			// Any debug level: clang's BPF target then writes BTF and
+			// its line info, which is what -g gives here.
 			c.noDebug = false
 		case a == "-g0":
 			c.noDebug = true
@@ -316,9 +319,16 @@ func parseArgs(args []string) (*config, error) {
 			}
 		case noEffect[a] || strings.HasPrefix(a, "-fdiagnostics-") || strings.HasPrefix(a, "-fmessage-length=") ||
 			strings.HasPrefix(a, "-ferror-limit=") || strings.HasPrefix(a, "-fmacro-prefix-map=") ||
-			strings.HasPrefix(a, "-fdebug-prefix-map=") || strings.HasPrefix(a, "-ffile-prefix-map="):
-			// clang options that change nothing in a BPF object.
-		case a == "-emit-llvm" || a == "-mbig-endian" || strings.HasPrefix(a, "-march=") && a != "-march=bpf" && a != "-march=bpfel":
+			strings.HasPrefix(a, "-fdebug-prefix-map=") || strings.HasPrefix(a, "-ffile-prefix-map=") ||
+			strings.HasPrefix(a, "-fdebug-default-version=") || strings.HasPrefix(a, "-fvisibility=") ||
+			strings.HasPrefix(a, "-fno-builtin-") || strings.HasPrefix(a, "-mattr="):
+			// clang options that change nothing in a BPF object
+			// (-mattr=alu32 and dwarfris: bpfcc's v3 default has ALU32).
+		case a == "-mllvm":
+			// An LLVM back-end option (clang -mllvm -bpf-...): bpfcc has
+			// no LLVM; its argument is skipped.
+			_, err = next(&i, a)
+		case a == "-emit-llvm" || a == "-mbig-endian" || a == "-funsigned-char" || a == "-fshort-enums" || strings.HasPrefix(a, "-march=") && a != "-march=bpf" && a != "-march=bpfel":
 			return nil, fmt.Errorf("%s: %s", a, unsupported(a))
 		case a == "-Wall" || a == "-Wextra" || strings.HasPrefix(a, "-W"):
 			c.warnings = true
@@ -420,6 +430,10 @@ var noEffect = map[string]bool{
 	"-mlittle-endian": true, "-nostdlib": true, "-march=bpf": true, "-march=bpfel": true, "-m64": true, "-pipe": true,
 	"-fcolor-diagnostics": true, "-fno-color-diagnostics": true, "-Qunused-arguments": true,
 	"-fno-ident": true, "-fno-omit-frame-pointer": true, "-fomit-frame-pointer": true,
+	"-gcolumn-info": true, "-gno-column-info": true, "-fno-inline": true, "-funroll-loops": true,
+	"-fno-unroll-loops": true, "-fstrict-aliasing": true, "-fno-exceptions": true, "-ffunction-sections": true,
+	"-fdata-sections": true, "-fno-stack-check": true, "-fwrapv": true, "-fno-strict-overflow": true,
+	"-fno-delete-null-pointer-checks": true, "-fsigned-char": true, "-fno-unsigned-char": true,
 }
 
 // unsupported says why bpfcc refuses a clang option.
@@ -429,6 +443,10 @@ func unsupported(a string) string {
 		return "bpfcc writes BPF objects directly, there is no LLVM IR (drop -emit-llvm and the llc step)"
 	case "-mbig-endian":
 		return "bpfcc emits little-endian BPF (bpfel) only"
+	case "-funsigned-char":
+		return "char is signed in bpfcc's BPF C, as in clang's by default"
+	case "-fshort-enums":
+		return "enums are int-sized in bpfcc's BPF C, as in clang's by default"
 	}
 	return "bpfcc targets BPF only"
 }

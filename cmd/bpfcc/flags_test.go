@@ -17,7 +17,9 @@ import (
 func TestClangCompatFlags(t *testing.T) {
 	c, err := parseArgs([]string{"-isystem", "/s1", "-I/i1", "-isystem/s2", "-idirafter", "/a1", "-std=gnu11", "-x", "c",
 		"-fno-stack-protector", "-mlittle-endian", "-target", "bpf", "-Wno-compare-distinct-pointer-types",
-		"-fpie", "-fPIC", "-ferror-limit=0", "-fmacro-prefix-map=/a=.", "-fdebug-prefix-map=/a=.", "p.c"})
+		"-fpie", "-fPIC", "-ferror-limit=0", "-fmacro-prefix-map=/a=.", "-fdebug-prefix-map=/a=.",
+		"-fdebug-default-version=4", "-gdwarf-4", "-mllvm", "-bpf-expand-memcpy-in-order", "-mattr=+alu32", "-Oz",
+		"-fno-inline", "-fvisibility=hidden", "-fno-builtin-memcpy", "-fwrapv", "p.c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +36,8 @@ func TestClangCompatFlags(t *testing.T) {
 		{"-emit-llvm", "no LLVM IR"},
 		{"-mbig-endian", "little-endian"},
 		{"-march=x86-64", "BPF only"},
+		{"-funsigned-char", "char is signed"},
+		{"-fshort-enums", "int-sized"},
 	} {
 		var so, se bytes.Buffer
 		if code := run([]string{tc.arg, "p.c"}, &so, &se); code != exitUsage || !strings.Contains(se.String(), tc.want) {

@@ -39,6 +39,7 @@ var (
 	protectedMacros = map[string]struct{}{
 		"__DATE__":                 {},
 		"__FILE__":                 {},
+		"__FILE_NAME__":            {}, // bpfcc: clang's basename of __FILE__
 		"__LINE__":                 {},
 		"__STDC_HOSTED__":          {},
 		"__STDC_MB_MIGHT_NEQ_WC__": {},
@@ -1442,15 +1443,27 @@ func (c *cpp) parsePragma(ts tokenSequence, eval bool, w *cppTokens) {
 // the tokCh values and never leaves the tokenizer.
 const pragmaMarker = unicodePrivateAreaLast
 
+// fileMacro is __FILE__'s value, or for clang's __FILE_NAME__ (bpfcc) the
+// part of it after the last slash.
+func fileMacro(nm string, t Token) string {
+	f := t.Position().Filename
+	if nm == "__FILE_NAME__" {
+		if i := strings.LastIndexByte(f, '/'); i >= 0 {
+			f = f[i+1:]
+		}
+	}
+	return f
+}
+
 func (c *cpp) macro(t Token, nm string) *Macro {
 	if m := c.macros[nm]; m != nil {
 		switch nm {
-		case "__FILE__":
+		case "__FILE__", "__FILE_NAME__":
 			r := m.replacementList[0]
 			r.Ch = rune(STRINGLITERAL)
 			r.s = t.s
 			r.off = t.off
-			s := fmt.Sprintf("%q", t.Position().Filename)
+			s := fmt.Sprintf("%q", fileMacro(nm, t))
 			r.Set(t.Sep(), []byte(s))
 			m.replacementList[0] = r
 		case "__LINE__":
@@ -1488,10 +1501,10 @@ func (c *cpp) macro(t Token, nm string) *Macro {
 	}
 
 	switch nm {
-	case "__FILE__":
+	case "__FILE__", "__FILE_NAME__":
 		nmt := t
 		t.Ch = rune(STRINGLITERAL)
-		t.Set(t.Sep(), []byte(fmt.Sprintf("%q", t.Position().Filename)))
+		t.Set(t.Sep(), []byte(fmt.Sprintf("%q", fileMacro(nm, t))))
 		m, err := newMacro(nmt, nil, []cppToken{{Token: t}}, 0, -1, false)
 		m.IsConst = false
 		m.val = nil
