@@ -74,6 +74,7 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 		return nil, v.Err
 	}
 	pe := &pathEval{b: b, site: label, expr: e.Text, name: v.Name, avail: v.availBytes}
+	pe.index = func(ix Expr) (*Binding, error) { return b.Bind(s, ix) }
 	loc, t := v.Loc, v.Type
 	for _, st := range e.Path {
 		loc, t, err = pe.step(loc, t, st)
@@ -239,6 +240,8 @@ type pathEval struct {
 	// location describes, -1 once a pointer has been followed.
 	base  int
 	avail func(off, size int) ([]int, []string)
+	// index binds an index expression ("i" in "v[i]") at the same site.
+	index func(Expr) (*Binding, error)
 }
 
 // where completes an optimized-out error of the path's object with the
@@ -312,6 +315,9 @@ func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, e
 		pe.base = -1
 		return pe.member(Location{Kind: LocMemory, Fetch: p, Size: t.Elem.Size}, t.Elem, st.Name)
 	case PathIndex:
+		if st.IndexExpr != nil {
+			return pe.variableIndex(loc, t, *st.IndexExpr)
+		}
 		switch t.Kind {
 		case KindArray:
 			if t.Count > 0 && st.Index >= int64(t.Count) {
@@ -337,6 +343,51 @@ func (pe *pathEval) step(loc Location, t *Type, st PathElem) (Location, *Type, e
 		return loc, t, pe.fail("'[%d]' on %s, which is not an array or pointer", st.Index, t.Spelling)
 	}
 	return loc, t, pe.fail("bad path step")
+}
+
+// variableIndex selects element [ix] of an array in memory or of what a
+// pointer points to, where ix is read from the target at the probe: the
+// element's address is computed and read with bpf_probe_read_user, so an
+// index out of the array's bounds reads other memory, as gdb reads it.
+func (pe *pathEval) variableIndex(loc Location, t *Type, ix Expr) (Location, *Type, error) {
+	if t.Kind != KindArray && t.Kind != KindPointer {
+		return loc, t, pe.fail("'[%s]' on %s, which is not an array or pointer", ix.Text, t.Spelling)
+	}
+	if t.Elem == nil || t.Elem.Size <= 0 {
+		return loc, t, pe.fail("cannot index %s", t.Spelling)
+	}
+	bd, err := pe.index(ix)
+	if err != nil {
+		return loc, t, err
+	}
+	it := bd.Type
+	if it.Kind != KindBase && it.Kind != KindEnum || it.Float || bd.Loc.Kind != LocValue {
+		return loc, t, pe.fail("index %s has type %s, which is not an integer", ix.Text, it.Spelling)
+	}
+	off := extend(bd.Loc.Fetch, it.Size, it.Signed).then(Step{Op: OpMul, Imm: int64(t.Elem.Size)})
+	var addr *Fetch
+	if t.Kind == KindArray {
+		if loc.Kind != LocMemory {
+			// A small array held in registers: shift its value.
+			if t.Size > 8 {
+				return loc, t, pe.fail("%s is in registers here, not memory, so it cannot be indexed by %s", pe.expr, ix.Text)
+			}
+			v, err := pe.value(loc, t.Size)
+			if err != nil {
+				return loc, t, pe.where(err, t.Size)
+			}
+			pe.base = -1
+			sh := off.then(Step{Op: OpShl, Imm: 3})
+			return Location{Kind: LocValue, Fetch: v.then(Step{Op: OpShr, Arg: sh}), Size: t.Elem.Size}, t.Elem, nil
+		}
+		addr = loc.Fetch
+	} else {
+		if addr, err = pe.value(loc, 8); err != nil {
+			return loc, t, pe.where(err, 8)
+		}
+	}
+	pe.base = -1
+	return Location{Kind: LocMemory, Fetch: addr.then(Step{Op: OpAdd, Arg: off}), Size: t.Elem.Size}, t.Elem, nil
 }
 
 func (pe *pathEval) member(loc Location, t *Type, name string) (Location, *Type, error) {

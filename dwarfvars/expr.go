@@ -13,7 +13,7 @@ type PathKind uint8
 const (
 	PathField PathKind = iota // .name
 	PathArrow                 // ->name
-	PathIndex                 // [n]
+	PathIndex                 // [n], or [i] with IndexExpr
 )
 
 // PathElem is one step of an Expr's path.
@@ -21,10 +21,13 @@ type PathElem struct {
 	Kind  PathKind
 	Name  string
 	Index int64
+	// IndexExpr is an index read from the target, as in "v[i]" or
+	// "v[s->n]": another binding expression at the same site.
+	IndexExpr *Expr
 }
 
 // Expr is a parsed binding expression: a variable with an optional path,
-// as in "v", "v->f", "v.f.g", "v[3]", "*v", "&v", "v->a[2].b". Postfix steps
+// as in "v", "v->f", "v.f.g", "v[3]", "v[i]", "*v", "&v", "v->a[2].b". Postfix steps
 // bind tighter than the prefix operators, as in C.
 type Expr struct {
 	Text string
@@ -94,19 +97,34 @@ func ParseExpr(s string) (Expr, error) {
 			e.Path = append(e.Path, PathElem{Kind: PathField, Name: f})
 		case p.eat("["):
 			p.space()
-			j := p.i
-			for p.i < len(p.s) && p.s[p.i] != ']' {
+			j, depth := p.i, 0
+			for p.i < len(p.s) && (p.s[p.i] != ']' || depth > 0) {
+				switch p.s[p.i] {
+				case '[':
+					depth++
+				case ']':
+					depth--
+				}
 				p.i++
 			}
 			if p.i >= len(p.s) {
 				return Expr{}, p.fail("missing ']'")
 			}
-			n, err := strconv.ParseInt(strings.TrimSpace(p.s[j:p.i]), 0, 64)
-			if err != nil || n < 0 || n > 1<<31 {
-				return Expr{}, p.fail(fmt.Sprintf("array index %q is not a non-negative constant", p.s[j:p.i]))
-			}
+			text := strings.TrimSpace(p.s[j:p.i])
 			p.i++
-			e.Path = append(e.Path, PathElem{Kind: PathIndex, Index: n})
+			n, err := strconv.ParseInt(text, 0, 64)
+			if err == nil {
+				if n < 0 || n > 1<<31 {
+					return Expr{}, p.fail(fmt.Sprintf("array index %q is out of range", text))
+				}
+				e.Path = append(e.Path, PathElem{Kind: PathIndex, Index: n})
+				break
+			}
+			ix, err := ParseExpr(text)
+			if err != nil || ix.AddrOf {
+				return Expr{}, p.fail(fmt.Sprintf("array index %q is neither a constant nor a variable expression", text))
+			}
+			e.Path = append(e.Path, PathElem{Kind: PathIndex, IndexExpr: &ix})
 		case paren && p.eat(")"):
 			paren = false
 		case p.i >= len(p.s) && !paren:

@@ -126,8 +126,10 @@ func runGDB(t *testing.T, bin string, sites []gdbSite) map[int]gdbRecord {
 	return recs
 }
 
-// exprsFor lists the readable scalar paths below a variable.
-func exprsFor(prefix string, t *Type, depth int) []string {
+// exprsFor lists the readable scalar paths below a variable; arrays and
+// pointers to scalars are also indexed by each of idx, integer variables
+// visible at the site.
+func exprsFor(prefix string, t *Type, depth int, idx []string) []string {
 	switch {
 	case t == nil || depth > 2:
 		return nil
@@ -137,22 +139,29 @@ func exprsFor(prefix string, t *Type, depth int) []string {
 			if t.Elem.Kind == KindStruct {
 				for _, m := range t.Elem.Members {
 					if m.Type.Kind != KindPointer || depth == 0 {
-						out = append(out, exprsFor(prefix+"->"+m.Name, m.Type, depth+1)...)
+						out = append(out, exprsFor(prefix+"->"+m.Name, m.Type, depth+1, idx)...)
 					}
 				}
 			} else if t.Elem.Scalar() && !t.Elem.Float {
 				out = append(out, "*"+prefix)
+				for _, ix := range idx {
+					out = append(out, fmt.Sprintf("%s[%s]", prefix, ix))
+				}
 			}
 		}
 		return out
 	case t.Kind == KindStruct:
 		var out []string
 		for _, m := range t.Members {
-			out = append(out, exprsFor(prefix+"."+m.Name, m.Type, depth+1)...)
+			out = append(out, exprsFor(prefix+"."+m.Name, m.Type, depth+1, idx)...)
 		}
 		return out
 	case t.Kind == KindArray && t.Count > 0 && t.Elem.Scalar():
-		return []string{fmt.Sprintf("%s[0]", prefix), fmt.Sprintf("%s[%d]", prefix, t.Count-1)}
+		out := []string{fmt.Sprintf("%s[0]", prefix), fmt.Sprintf("%s[%d]", prefix, t.Count-1)}
+		for _, ix := range idx {
+			out = append(out, fmt.Sprintf("%s[%s]", prefix, ix))
+		}
+		return out
 	}
 	return nil
 }
@@ -216,11 +225,17 @@ func oracle(t *testing.T, bin string) map[string]int {
 			if sym, ok := b.symbolAt(s.EntryAddr); ok {
 				gs.Entry = fmt.Sprintf("*'%s'+%d", sym.Name, s.EntryAddr-sym.Value)
 			}
+			var idx []string
+			for _, v := range vs {
+				if !v.Shadowed && v.Err == nil && v.Type.Kind == KindBase && !v.Type.Float && len(idx) < 2 {
+					idx = append(idx, v.Name)
+				}
+			}
 			for _, v := range vs {
 				if v.Shadowed || v.Err != nil && !errors.Is(v.Err, ErrOptimizedOut) {
 					continue
 				}
-				for _, x := range exprsFor(v.Name, v.Type, 0) {
+				for _, x := range exprsFor(v.Name, v.Type, 0, idx) {
 					bd, err := b.Bind(s, mustExpr(t, x))
 					cases = append(cases, oracleCase{site: s, expr: x, bd: bd, err: err})
 					gs.Exprs = append(gs.Exprs, x)

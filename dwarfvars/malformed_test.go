@@ -116,7 +116,7 @@ func exercise(t *testing.T, what, path string) (errs int) {
 				if v.Err != nil {
 					errs++
 				}
-				for _, x := range exprsFor(v.Name, v.Type, 0) {
+				for _, x := range exprsFor(v.Name, v.Type, 0, nil) {
 					e, err := ParseExpr(x)
 					if err != nil {
 						continue // a damaged name

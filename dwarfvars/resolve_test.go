@@ -64,6 +64,9 @@ func TestParseExpr(t *testing.T) {
 		{"v->a[2].b", Expr{Var: "v", Path: []PathElem{{Kind: PathArrow, Name: "a"}, {Kind: PathIndex, Index: 2}, {Kind: PathField, Name: "b"}}}},
 		{" ( v ) -> f ", Expr{Var: "v", Path: []PathElem{{Kind: PathArrow, Name: "f"}}}},
 		{"$retval", Expr{Var: "$retval"}},
+		{"v[i]", Expr{Var: "v", Path: []PathElem{{Kind: PathIndex, IndexExpr: &Expr{Text: "i", Var: "i"}}}}},
+		{"v[s->a[1]]", Expr{Var: "v", Path: []PathElem{{Kind: PathIndex, IndexExpr: &Expr{Text: "s->a[1]", Var: "s",
+			Path: []PathElem{{Kind: PathArrow, Name: "a"}, {Kind: PathIndex, Index: 1}}}}}}},
 	}
 	for _, c := range cases {
 		got, err := ParseExpr(c.in)
@@ -76,7 +79,7 @@ func TestParseExpr(t *testing.T) {
 			t.Errorf("ParseExpr(%q) = %+v, want %+v", c.in, got, c.want)
 		}
 	}
-	for _, bad := range []string{"", "1v", "v->", "v.", "v[", "v[x]", "v[-1]", "v+1", "*&v", "(v", "v)", "v..f"} {
+	for _, bad := range []string{"", "1v", "v->", "v.", "v[", "v[x", "v[-1]", "v[&x]", "v[x+1]", "v[]", "v+1", "*&v", "(v", "v)", "v..f"} {
 		if e, err := ParseExpr(bad); err == nil {
 			t.Errorf("ParseExpr(%q) = %+v, want error", bad, e)
 		}

@@ -88,7 +88,7 @@ func dwProbes(t testing.TB, b *dwarfvars.Binary) []dwProbe {
 		{"params", nil},
 		{m.rel(t, "loop_sum", "loop_body"), []string{"p->x", "p->y", "g_counter"}},
 		{m.file(t, "nested_deep"), []string{"s_total"}},
-		{m.rel(t, "use_struct", "struct_line"), []string{"o->a0", "o->a.b", "o->a.c", "o->arr[2]", "s.a0", "s.a.b", "s.a.c", "s.arr[2]", "g_counter"}},
+		{m.rel(t, "use_struct", "struct_line"), []string{"o->a0", "o->a.b", "o->a.c", "o->arr[2]", "o->arr[k]", "s.a0", "s.a.b", "s.a.c", "s.arr[2]", "s.arr[k]", "g_counter"}},
 		{m.file(t, "inline_line"), []string{"g_counter"}},
 		{m.rel(t, "entryval", "entry_line"), nil},
 		{m.rel(t, "constfold", "const_line"), nil},
