@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cilium/ebpf/asm"
 
@@ -111,6 +112,10 @@ func (s *selector) constant(dst int, v int64) {
 	ins := asm.LoadImm(0, v, asm.DWord)
 	if fitsInt32(v) {
 		ins = asm.Mov.Imm(0, int32(v))
+	} else if v > 0 && v <= math.MaxUint32 {
+		// A 32-bit move zero-extends: w1 = -1 is 0xffffffff, as clang
+		// passes an int -1 (a 4-byte argument is zero-extended).
+		ins = asm.Mov.Imm32(0, int32(uint32(v)))
 	}
 	s.emit(minst{ins: ins, dst: dst, src: noReg, flags: fDstDef})
 }

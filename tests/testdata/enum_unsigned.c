@@ -31,7 +31,7 @@ int enum_unsigned(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: r[[E:[0-9]]] = *(u32 *)(r10 - 4)
-// CHECK-NEXT: r[[C:[0-9]]] = 4294967295 ll
+// CHECK-NEXT: w[[C:[0-9]]] = -1
 // CHECK-NEXT: if r[[E]] != r[[C]] goto
 // CHECK: r[[M:[0-9]]] = *(u32 *)(r10 - 12)
 // CHECK-NEXT: r[[S:[0-9]]] = r[[M]]

@@ -13,8 +13,8 @@ import "github.com/bpfcc/bpfcc/ir"
 // a copy of a qualifying register of the same width, and every use is an
 // eq/ne branch against a qualifying register of that width or a constant
 // that is the sign extension of an N-bit value (rewritten as its zero
-// extension), a zero extension from width N (`(unsigned char)c`), or a copy
-// into a qualifying register. Registers are dropped
+// extension), a zero extension from width N (`(unsigned char)c`), a store
+// of at most N bytes, or a copy into a qualifying register. Registers are dropped
 // until what remains qualifies (a greatest fixpoint).
 func unsignLoads(f *ir.Func, _ *passCtx) {
 	n := int(max(f.NextReg, 1))
@@ -77,6 +77,15 @@ func unsignLoads(f *ir.Func, _ *passCtx) {
 					continue
 				}
 				if zextOfWidth(in, ok, width) {
+					continue
+				}
+				if in.Op == ir.OpStore && !in.B.IsImm && ok(in.B.Reg) && in.Size <= width[in.B.Reg] {
+					// A store as narrow as the load writes its bytes
+					// whatever the extension (a char array copied byte
+					// by byte).
+					if in.Slot == nil && !in.A.IsImm && drop(in.A.Reg) {
+						changed = true
+					}
 					continue
 				}
 				forEachUse(in, func(o *ir.Operand) {

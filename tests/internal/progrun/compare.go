@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"sort"
 )
 
@@ -49,9 +48,10 @@ func Compare(clang, bpfcc Observation, ignore func(name string) bool) []Differen
 		for _, k := range SortedKeys(cm.Entries) {
 			cv, bv := cm.Entries[k], bm.Entries[k]
 			if cm.PerCPU {
-				// A test run executes on whichever CPU it is given: compare
-				// the per-CPU values as a multiset.
-				cv, bv = sortedValues(cv), sortedValues(bv)
+				// A test run executes on whichever CPU it is given, and
+				// repeated runs may move between CPUs: compare what the
+				// CPUs hold together, word by word.
+				cv, bv = cpuSum(cv), cpuSum(bv)
 			}
 			if bv == nil {
 				add(what, "key %s: bpfcc has no entry, clang %x", k, cv)
@@ -103,12 +103,34 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// sortedValues returns a sorted copy of per-CPU values (nil stays nil).
-func sortedValues(vs [][]byte) [][]byte {
-	if vs == nil {
-		return nil
+// cpuSum adds per-CPU values as little-endian 64-bit words (32-bit, or
+// bytes, when the value's size is no multiple of 8 or 4), as the per-CPU
+// counters a program bumps are read (nil stays nil).
+func cpuSum(vs [][]byte) [][]byte {
+	if len(vs) == 0 {
+		return vs
 	}
-	out := slices.Clone(vs)
-	slices.SortFunc(out, bytes.Compare)
-	return out
+	n := len(vs[0])
+	w := 8
+	for n%w != 0 {
+		w /= 2
+	}
+	sum := make([]byte, n)
+	for _, v := range vs {
+		if len(v) != n {
+			return vs // not per-CPU copies of one value
+		}
+		for off := 0; off < n; off += w {
+			var a, b uint64
+			for i := w - 1; i >= 0; i-- {
+				a = a<<8 | uint64(sum[off+i])
+				b = b<<8 | uint64(v[off+i])
+			}
+			a += b
+			for i := 0; i < w; i++ {
+				sum[off+i] = byte(a >> (8 * i))
+			}
+		}
+	}
+	return [][]byte{sum}
 }

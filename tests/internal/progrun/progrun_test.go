@@ -42,4 +42,14 @@ func TestCompare(t *testing.T) {
 	if d := Compare(p, q, nil); len(d) != 0 {
 		t.Errorf("per-CPU values on other CPUs: %v, want none", d)
 	}
+	// Five runs: one on CPU 0 and four on CPU 1, or all five on CPU 1.
+	r := Observation{Maps: map[string]MapDump{"p": {PerCPU: true, Entries: map[string][][]byte{"00": {{1, 0, 0, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 0, 0, 0}}}}}}
+	s := Observation{Maps: map[string]MapDump{"p": {PerCPU: true, Entries: map[string][][]byte{"00": {{0, 0, 0, 0, 0, 0, 0, 0}, {5, 0, 0, 0, 0, 0, 0, 0}}}}}}
+	if d := Compare(r, s, nil); len(d) != 0 {
+		t.Errorf("runs split over CPUs: %v, want none", d)
+	}
+	s.Maps["p"].Entries["00"][1][0] = 6
+	if d := Compare(r, s, nil); len(d) != 1 {
+		t.Errorf("5 against 6 runs: %v, want one difference", d)
+	}
 }
