@@ -165,7 +165,7 @@ func Parse(path string, opts Options) (*Unit, error) {
 		// error, the whole file again below, for its diagnostics.
 		prag = newPragmas()
 		for _, f := range hit.once {
-			prag.seen[f] = true
+			prag.seen[f] = -1 // read whole in the preamble
 		}
 		cfg.PragmaHandler = prag.handle
 		ast, err := translate(cfg, []cc.Source{sources[0], {Name: path, Value: text}})

@@ -18,7 +18,7 @@ import (
 //     wraps its types: records defined between them get CO-RE relocations
 //     (see Unit.PreservesAccessIndex).
 type pragmas struct {
-	seen map[string]bool
+	seen map[string]int
 	// stack holds the open `clang attribute push` regions; an entry is nil
 	// when the pushed attribute is not preserve_access_index.
 	stack   []*accessRegion
@@ -43,7 +43,7 @@ func (r accessRegion) contains(file string, p srcPos) bool {
 	return r.file == file && !p.before(r.from) && !r.to.before(p)
 }
 
-func newPragmas() *pragmas { return &pragmas{seen: map[string]bool{}} }
+func newPragmas() *pragmas { return &pragmas{seen: map[string]int{}} }
 
 func (p *pragmas) handle(toks []cc.Token) error {
 	if len(toks) == 0 {
@@ -52,10 +52,16 @@ func (p *pragmas) handle(toks []cc.Token) error {
 	pos := toks[0].Position()
 	switch {
 	case toks[0].SrcStr() == "once":
-		if p.seen[pos.Filename] {
-			return cc.SkipSource
+		// A later include reaches the pragma that was seen first; a
+		// second #pragma once further down the same pass through the
+		// file (beyla's gpuevent.h) changes nothing.
+		if line, ok := p.seen[pos.Filename]; ok {
+			if line == pos.Line || line < 0 {
+				return cc.SkipSource
+			}
+			return nil
 		}
-		p.seen[pos.Filename] = true
+		p.seen[pos.Filename] = pos.Line
 	case len(toks) >= 3 && toks[0].SrcStr() == "clang" && toks[1].SrcStr() == "attribute":
 		switch toks[2].SrcStr() {
 		case "push":

@@ -1,6 +1,8 @@
 package frontend
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,6 +58,27 @@ func TestMayHaveAccessAttribute(t *testing.T) {
 	} {
 		if got := mayHaveAccessAttribute([]byte(src)); got != want {
 			t.Errorf("mayHaveAccessAttribute(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// A second #pragma once in a header (beyla's gpuevent.h has two) changes
+// nothing; a second include of the header is skipped, from the cache too.
+func TestPragmaOnceTwice(t *testing.T) {
+	dir := t.TempDir()
+	hdr := "#pragma once\n#pragma once\ntypedef struct ev { unsigned long long size; } ev_t;\n"
+	if err := os.WriteFile(filepath.Join(dir, "twice.h"), []byte(hdr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := "#include \"twice.h\"\n#include \"twice.h\"\nev_t e;\nint f(void) { return sizeof(e); }\n"
+	path := filepath.Join(dir, "x.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for i := 0; i < 2; i++ { // cold, then from the header cache
+		if _, err := Parse(path, Options{Source: []byte(src)}); err != nil {
+			t.Fatalf("run %d: %v", i, err)
 		}
 	}
 }

@@ -321,9 +321,14 @@ func parseArgs(args []string) (*config, error) {
 			strings.HasPrefix(a, "-ferror-limit=") || strings.HasPrefix(a, "-fmacro-prefix-map=") ||
 			strings.HasPrefix(a, "-fdebug-prefix-map=") || strings.HasPrefix(a, "-ffile-prefix-map=") ||
 			strings.HasPrefix(a, "-fdebug-default-version=") || strings.HasPrefix(a, "-fvisibility=") ||
+			strings.HasPrefix(a, "-fdebug-compilation-dir=") || strings.HasPrefix(a, "-ffile-compilation-dir=") ||
 			strings.HasPrefix(a, "-fno-builtin-") || strings.HasPrefix(a, "-mattr="):
 			// clang options that change nothing in a BPF object
 			// (-mattr=alu32 and dwarfris: bpfcc's v3 default has ALU32).
+		case a == "-fdebug-compilation-dir" || a == "-fcoverage-compilation-dir" || a == "-ffile-compilation-dir":
+			// The directory DWARF records (bpf2go passes it): BTF keeps
+			// no directory; its argument is skipped.
+			_, err = next(&i, a)
 		case a == "-mllvm":
 			// An LLVM back-end option (clang -mllvm -bpf-...): bpfcc has
 			// no LLVM; its argument is skipped.

@@ -19,7 +19,8 @@ func TestClangCompatFlags(t *testing.T) {
 		"-fno-stack-protector", "-mlittle-endian", "-target", "bpf", "-Wno-compare-distinct-pointer-types",
 		"-fpie", "-fPIC", "-ferror-limit=0", "-fmacro-prefix-map=/a=.", "-fdebug-prefix-map=/a=.",
 		"-fdebug-default-version=4", "-gdwarf-4", "-mllvm", "-bpf-expand-memcpy-in-order", "-mattr=+alu32", "-Oz",
-		"-fno-inline", "-fvisibility=hidden", "-fno-builtin-memcpy", "-fwrapv", "p.c"})
+		"-fno-inline", "-fvisibility=hidden", "-fno-builtin-memcpy", "-fwrapv", "-fdebug-compilation-dir", ".",
+		"-fdebug-compilation-dir=/src", "p.c"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,15 @@ import "github.com/bpfcc/bpfcc/ir"
 //	r = rsh (lsh x, a), b     b >= a: bits b-a .. of x (64 or 32 bits wide)
 //	r = and x, m
 //
-// with x not redefined between its use and the branch. The shifts become
-// dead when nothing else reads them.
+// with x not redefined between its use and the branch and r read nowhere
+// else. The shifts and the and become dead.
 func testBits(f *ir.Func, _ *passCtx) {
+	uses := map[ir.Reg]int{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			forEachUse(in, func(o *ir.Operand) { uses[o.Reg]++ })
+		}
+	}
 	for _, b := range f.Blocks {
 		t := b.Term()
 		if t == nil || t.Op != ir.OpBranch || t.Cond != ir.Eq && t.Cond != ir.Ne {
@@ -28,7 +34,11 @@ func testBits(f *ir.Func, _ *passCtx) {
 		} else if !t.B.IsImm || t.B.Imm != 0 {
 			continue
 		}
-		if r.IsImm {
+		if r.IsImm || uses[r.Reg] > 1 {
+			// A value read again after the test is tested itself, as
+			// clang tests it: a JSET of the source tells the verifier
+			// nothing about it (beyla's len = x & 0xffff; if (len == 0
+			// ...) passed as a size: "invalid zero-sized read").
 			continue
 		}
 		n := len(b.Instrs) - 1

@@ -3,6 +3,8 @@ package opt
 import (
 	"fmt"
 
+	"github.com/cilium/ebpf/btf"
+
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -55,6 +57,14 @@ func Inline(m *ir.Module, optLevel int) error {
 				return false
 			}
 			n := size(c)
+			if !c.Static && !c.Hidden && returnsNonScalar(c) {
+				// The verifier refuses a call to a global function
+				// that returns a pointer ("Global function ... doesn't
+				// return scalar"): clang's inlining at a call with a
+				// constant argument hides it (ecapture's
+				// go_get_argument_by_reg); inlined at any size.
+				return true
+			}
 			if !c.Static && !c.Hidden {
 				// A global function stays in the object (another object
 				// may call it), but calls to it are inlined as clang
@@ -104,6 +114,23 @@ func Inline(m *ir.Module, optLevel int) error {
 		}
 	}
 	return nil
+}
+
+// returnsNonScalar reports a function whose BTF result is a pointer, a
+// struct or a union.
+func returnsNonScalar(f *ir.Func) bool {
+	if f.BTF == nil {
+		return false
+	}
+	fp, ok := f.BTF.Type.(*btf.FuncProto)
+	if !ok || fp.Return == nil {
+		return false
+	}
+	switch btf.UnderlyingType(fp.Return).(type) {
+	case *btf.Pointer, *btf.Struct, *btf.Union:
+		return true
+	}
+	return false
 }
 
 func size(f *ir.Func) int {
