@@ -123,13 +123,14 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 		}
 		if i < len(params) && isScalar(params[i].Type()) {
 			v = fl.convert(v, params[i].Type())
-			if cc.IsIntegerType(v.t) && scalarSize(v.t) == 4 {
+			if cc.IsIntegerType(v.t) && scalarSize(v.t) == 4 && (strings.HasPrefix(what, "helper ") || strings.HasPrefix(what, "kernel ")) {
 				// A 4-byte value is exact only in its low half (see
-				// convert); the callee reads the whole register, and
-				// the verifier checks a helper's size in 64 bits. Clang
-				// passes them zero-extended, as its 32-bit moves leave
-				// them (gotls' __u32 len = (__u64)x, clamped, passed as
-				// a size, kept the upper half).
+				// convert); the verifier checks a helper's size in 64
+				// bits. Clang passes them zero-extended, as its 32-bit
+				// moves leave them (gotls' __u32 len = (__u64)x,
+				// clamped, passed as a size, kept the upper half). A
+				// BPF function's body reads them in 32 bits, as the
+				// helpers it calls get them extended.
 				v = fl.convert(value{op: v.op, t: fl.l.u.AST.UInt}, fl.l.u.AST.ULong)
 			}
 		} else if !isAggregate(v.t) {

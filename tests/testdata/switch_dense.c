@@ -67,7 +67,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: [[DEF]]: r0 = -1
 // CHECK-NEXT: exit
 // CHECK: switch_dense: (section socket,
-// CHECK-NEXT: w1 = -1
+// CHECK-NEXT: r1 = -1
 // CHECK-NEXT: call dense
 // CHECK: r1 = 8
 // CHECK-NEXT: call dense
