@@ -14,12 +14,7 @@ import "github.com/bpfcc/bpfcc/ir"
 // with x not redefined between its use and the branch and r read nowhere
 // else. The shifts and the and become dead.
 func testBits(f *ir.Func, _ *passCtx) {
-	uses := map[ir.Reg]int{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			forEachUse(in, func(o *ir.Operand) { uses[o.Reg]++ })
-		}
-	}
+	uses := useCounts(f)
 	for _, b := range f.Blocks {
 		t := b.Term()
 		if t == nil || t.Op != ir.OpBranch || t.Cond != ir.Eq && t.Cond != ir.Ne {

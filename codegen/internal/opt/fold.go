@@ -8,6 +8,30 @@ import (
 
 // defCounts counts the definitions of each register; parameters count as
 // one definition at entry.
+// defsOf lists each register's definitions.
+func defsOf(f *ir.Func) map[ir.Reg][]*ir.Instr {
+	defs := map[ir.Reg][]*ir.Instr{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Dst != 0 {
+				defs[in.Dst] = append(defs[in.Dst], in)
+			}
+		}
+	}
+	return defs
+}
+
+// useCounts counts each register's reads.
+func useCounts(f *ir.Func) map[ir.Reg]int {
+	uses := map[ir.Reg]int{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			forEachUse(in, func(o *ir.Operand) { uses[o.Reg]++ })
+		}
+	}
+	return uses
+}
+
 func defCounts(f *ir.Func) map[ir.Reg]int {
 	n := map[ir.Reg]int{}
 	for _, p := range f.Params {

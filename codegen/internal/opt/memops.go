@@ -24,14 +24,7 @@ func expandMemOpsIn(f *ir.Func, last bool) {
 				continue
 			}
 			if defs == nil {
-				defs = map[ir.Reg][]*ir.Instr{}
-				for _, b := range f.Blocks {
-					for _, in := range b.Instrs {
-						if in.Dst != 0 {
-							defs[in.Dst] = append(defs[in.Dst], in)
-						}
-					}
-				}
+				defs = defsOf(f)
 			}
 			size := throughCopies(f, defs, in.Args[2])
 			n, ok := size.Imm, size.IsImm

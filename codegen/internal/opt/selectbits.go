@@ -24,12 +24,7 @@ func selectBits(f *ir.Func, _ *passCtx) {
 			preds[s]++
 		}
 	}
-	uses := map[ir.Reg]int{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			forEachUse(in, func(o *ir.Operand) { uses[o.Reg]++ })
-		}
-	}
+	uses := useCounts(f)
 	for _, a := range f.Blocks {
 		t := a.Term()
 		if t == nil || t.Op != ir.OpBranch || t.Cond != ir.Set || t.Then == a || preds[t.Then] != 1 {

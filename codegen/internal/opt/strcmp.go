@@ -25,14 +25,7 @@ func foldStrcmpsIn(f *ir.Func, pc *passCtx, last bool) {
 				continue
 			}
 			if defs == nil {
-				defs = map[ir.Reg][]*ir.Instr{}
-				for _, b := range f.Blocks {
-					for _, in := range b.Instrs {
-						if in.Dst != 0 {
-							defs[in.Dst] = append(defs[in.Dst], in)
-						}
-					}
-				}
+				defs = defsOf(f)
 			}
 			x, okX := literalAt(f, pc, defs, in.Args[0])
 			y, okY := literalAt(f, pc, defs, in.Args[1])
