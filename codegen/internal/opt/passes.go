@@ -195,6 +195,12 @@ func Run(m *ir.Module, cfg Config) (*ir.Module, error) {
 		}
 	}
 	c := &passCtx{cpu: cfg.CPU, optLevel: cfg.OptLevel, consts: foldableGlobals(m.Globals), externs: map[string]bool{}}
+	for _, g := range neverWritten(mod) {
+		if c.consts == nil {
+			c.consts = map[string]*ir.Global{}
+		}
+		c.consts[g.Name] = g
+	}
 	for _, g := range m.Globals {
 		if g != nil && g.Extern {
 			c.externs[g.Name] = true

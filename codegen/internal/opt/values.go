@@ -328,6 +328,8 @@ func (va *valueAnalysis) transfer(st *vstate, in *ir.Instr, rewrite bool) {
 	case ir.OpLoad:
 		if v, ok := va.symLoad(st, in); ok {
 			res = aval{k: vConst, c: v}
+		} else if sym, off, ok := va.symPointer(st, in); ok {
+			res = aval{k: vSym, sym: sym, c: off}
 		} else if s, off, ok := va.address(st, in); ok && va.tracked(s) {
 			if v, ok := loadValue(st, s, off, in.Size, in.Signed); ok {
 				if v.IsImm {
@@ -440,6 +442,10 @@ func (va *valueAnalysis) simplify(st *vstate, in *ir.Instr) {
 	case ir.OpLoad:
 		if v, ok := va.symLoad(st, in); ok {
 			*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.Imm(v), Pos: in.Pos, Note: in.Note}
+			return
+		}
+		if sym, off, ok := va.symPointer(st, in); ok {
+			*in = ir.Instr{Op: ir.OpSymAddr, Dst: in.Dst, Sym: sym, Off: off, Pos: in.Pos, Note: in.Note}
 			return
 		}
 		if s, off, ok := va.address(st, in); ok && va.tracked(s) {

@@ -3,6 +3,8 @@ package opt
 import (
 	"strings"
 
+	"github.com/cilium/ebpf/btf"
+
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -24,6 +26,74 @@ func foldableGlobals(gs []*ir.Global) map[string]*ir.Global {
 	return m
 }
 
+// neverWritten lists the static variables of m with an initializer that
+// no instruction can write: every address taken of one is only loaded
+// from. Their initializers are their values for good, as clang's global
+// optimisation finds (beyla's static char *hex = "0123...": the pointer
+// read from .data was a scalar to the verifier). A volatile one is left
+// alone.
+func neverWritten(m *ir.Module) []*ir.Global {
+	cands := map[string]*ir.Global{}
+	for _, g := range m.Globals {
+		if g != nil && g.Static && !g.Extern && !g.Const && len(g.Init) == g.Size && g.Size > 0 &&
+			strings.HasPrefix(g.Section, ".data") && !volatileBTF(g.BTF) {
+			cands[g.Name] = g
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	for _, f := range m.Funcs {
+		addrOf := map[ir.Reg]string{}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpSymAddr && cands[in.Sym] != nil {
+					if _, twice := addrOf[in.Dst]; twice {
+						delete(cands, in.Sym) // a register defined twice: not followed
+					}
+					addrOf[in.Dst] = in.Sym
+				}
+			}
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				forEachUse(in, func(o *ir.Operand) {
+					if sym, ok := addrOf[o.Reg]; ok && !(in.Op == ir.OpLoad && o == &in.A) {
+						delete(cands, sym)
+					}
+				})
+				if in.Op == ir.OpAsm {
+					clear(cands) // asm may name a variable in its text
+				}
+			}
+		}
+	}
+	var out []*ir.Global
+	for _, g := range m.Globals {
+		if g != nil && cands[g.Name] == g {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// volatileBTF reports a volatile-qualified variable type.
+func volatileBTF(t btf.Type) bool {
+	for t != nil {
+		switch q := t.(type) {
+		case *btf.Volatile:
+			return true
+		case *btf.Const:
+			t = q.Type
+		case *btf.Typedef:
+			t = q.Type
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // foldableGlobal reports whether g's initializer is its value for good: a
 // read-only object marked Const by lower, or one of lower's string literals
 // (static .rodata objects named ".str.N", a name no C identifier can have).
@@ -40,6 +110,13 @@ func (va *valueAnalysis) globalValue(sym string, off int64, size int, signed boo
 	g := va.consts[sym]
 	if g == nil || off < 0 || off+int64(size) > int64(len(g.Init)) {
 		return 0, false
+	}
+	for _, r := range g.Relocs {
+		if int64(r.Off) < off+int64(size) && off < int64(r.Off)+8 {
+			// A pointer the loader fills in: Init holds no value there
+			// (names[1][0] of a const char *const array read 0).
+			return 0, false
+		}
 	}
 	var v uint64
 	for i := size - 1; i >= 0; i-- {
@@ -235,6 +312,31 @@ func (va *valueAnalysis) invert(in *ir.Instr, v int64) (ir.Reg, int64, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// symPointer folds a load of a pointer a foldable global holds to the
+// address it points to, as clang folds it: an element of a const array of
+// string pointers, or a never-written static pointer to a string
+// (beyla's static char *hex = "0123..."), when the target is itself a
+// foldable global.
+func (va *valueAnalysis) symPointer(st *vstate, in *ir.Instr) (string, int64, bool) {
+	if in.Slot != nil || in.Size != 8 || len(va.consts) == 0 {
+		return "", 0, false
+	}
+	a := va.val(st, in.A)
+	if a.k != vSym {
+		return "", 0, false
+	}
+	g := va.consts[a.sym]
+	if g == nil {
+		return "", 0, false
+	}
+	for _, r := range g.Relocs {
+		if int64(r.Off) == a.c+in.Off && va.consts[r.Sym] != nil {
+			return r.Sym, r.Addend, true
+		}
+	}
+	return "", 0, false
 }
 
 // symLoad folds a load from a foldable global at a known offset.
