@@ -367,12 +367,38 @@ type Slot struct {
 	// Scope is the C block the object lives in; nil means the whole
 	// function. Objects of disjoint blocks may share memory.
 	Scope *Scope
+	// Born orders a declared C object's declaration among its function's
+	// block openings and closings (0: a temporary, alive with its block).
+	Born int
 }
 
 // Scope is a C block (compound statement) of a function: its objects
-// exist only while the block executes.
+// exist only while the block executes. Open and Close order the block's
+// start and end among its function's declarations (0: not recorded).
 type Scope struct {
-	Parent *Scope
+	Parent      *Scope
+	Open, Close int
+}
+
+// EndedBefore reports whether the object a is dead wherever b is alive:
+// a's block, or a block enclosing it within b's, ended before b was
+// declared. An object's memory is its own from its declaration on, as
+// clang's lifetime markers place it (a statement expression's temporary
+// and a variable declared after it share memory).
+func EndedBefore(a, b *Slot) bool {
+	if a == nil || b == nil || b.Born == 0 || a.Scope == nil || b.Scope == nil {
+		return false
+	}
+	ended := false
+	for c := a.Scope; c != nil; c = c.Parent {
+		if c == b.Scope {
+			return ended
+		}
+		if c.Close != 0 && c.Close < b.Born {
+			ended = true
+		}
+	}
+	return false
 }
 
 // Disjoint reports whether no execution has objects of both a and b alive:

@@ -300,8 +300,10 @@ func (fl *fnLowerer) primary(x *cc.PrimaryExpression) value {
 // stmtExpr lowers a GNU statement expression ({ ...; v; }).
 func (fl *fnLowerer) stmtExpr(x *cc.PrimaryExpression) value {
 	cs := x.CompoundStatement
-	// The block's cleanups run once its value is computed.
-	defer fl.closeCleanups(len(fl.cleanups))
+	// The block's cleanups run once its value is computed; its objects
+	// end there, and the declarations after it may use their memory (its
+	// value, an object of the block, is read before another is declared).
+	defer fl.enterScope()()
 	var last *cc.BlockItemList
 	for list := cs.BlockItemList; list != nil; list = list.BlockItemList {
 		if list.BlockItemList == nil {

@@ -19,7 +19,10 @@ type fnLowerer struct {
 
 	vars   map[*cc.Declarator]*local
 	labels map[string]*ir.Block
-	loops  []loopTargets
+	// clock orders declarations and block ends (ir.Slot.Born,
+	// ir.Scope.Open/Close).
+	clock int
+	loops []loopTargets
 	// unroll is the loop pragma of the next loop (see loopPragma).
 	unroll ir.Unroll
 	// switches maps a switch statement to its case blocks.
@@ -260,6 +263,8 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		// loop never converge (verifier_bits_iter.c: 1M insns, clang 133).
 		lv.slot = fl.newSlot(d.Name(), int(size), al)
 		lv.slot.Volatile = volatile
+		fl.clock++
+		lv.slot.Born = fl.clock
 	}
 	fl.vars[d] = lv
 	return lv

@@ -36,10 +36,13 @@ func (fl *fnLowerer) compound(cs *cc.CompoundStatement) {
 // returns the function that closes it.
 func (fl *fnLowerer) enterScope() func() {
 	outer := fl.scope
-	fl.scope = &ir.Scope{Parent: outer}
+	fl.clock++
+	fl.scope = &ir.Scope{Parent: outer, Open: fl.clock}
 	n := len(fl.cleanups)
 	return func() {
 		fl.closeCleanups(n)
+		fl.clock++
+		fl.scope.Close = fl.clock
 		fl.scope = outer
 	}
 }

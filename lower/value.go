@@ -163,7 +163,9 @@ func (fl *fnLowerer) load(lv lvalue) value {
 	}
 	if isAggregate(lv.t) {
 		v := value{op: ir.R(fl.addr(lv)), t: lv.t}
-		if a := lv.alignment(); a < align(lv.t) {
+		if a := lv.alignment(); a < align(lv.t) || lv.slot != nil {
+			// A stack object's own alignment is known, and may be more
+			// than its type's (8 for objects of 8 bytes or more).
 			v.align = a
 		}
 		return v
@@ -269,10 +271,17 @@ func (fl *fnLowerer) copyMem(dst lvalue, v value) {
 	size := typeSize(dst.t)
 	src := lvalue{t: dst.t, base: fl.toReg(v)}
 	// A packed struct's member may sit at any byte, on either side; the
-	// verifier rejects misaligned stack accesses.
-	al := min(align(dst.t), dst.alignment())
+	// verifier rejects misaligned stack accesses. Between stack objects
+	// their own alignment counts, not the type's: a struct of chars
+	// copied between 8-aligned slots moves in words, as clang moves it.
+	al := dst.alignment()
+	if dst.slot == nil {
+		al = min(al, align(dst.t))
+	}
 	if v.align > 0 {
 		al = min(al, v.align)
+	} else {
+		al = min(al, align(dst.t))
 	}
 	fl.memcpy(dst, src, size, al)
 }
