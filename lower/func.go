@@ -288,7 +288,11 @@ func (fl *fnLowerer) emit(in *ir.Instr) *ir.Instr {
 		in.Pos = fl.pos
 	}
 	if in.Op == ir.OpCallFunc && in.Scope == nil {
-		in.Scope = fl.scope
+		// A point of the call's block: an inlined copy's objects live
+		// there, and share memory with the block's objects declared
+		// after the call (see ir.EndedBefore).
+		fl.clock++
+		in.Scope = &ir.Scope{Parent: fl.scope, Open: fl.clock, Close: fl.clock}
 	}
 	fl.b.Instrs = append(fl.b.Instrs, in)
 	return in

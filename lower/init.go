@@ -38,7 +38,78 @@ func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
 		return
 	}
 	fl.noteReserve(lv.typ, e)
+	if fl.elideStmtExprCopy(lv, e) {
+		return
+	}
 	fl.storeVar(lv, fl.rvalue(e))
+}
+
+// elideStmtExprCopy initialises an aggregate local from a statement
+// expression whose value is one of its own objects by making that object
+// the local, as clang forwards the copy: KubeArmor's `struct sock_common
+// conn = READ_KERN(sk->__sk_common)` held the 136 bytes twice, and its
+// frame went over BPF's 512.
+func (fl *fnLowerer) elideStmtExprCopy(lv *local, e cc.ExpressionNode) bool {
+	x, ok := stripParens(e).(*cc.PrimaryExpression)
+	if !ok || x.Case != cc.PrimaryExpressionStmt || lv.slot == nil || lv.slot.Volatile || !isAggregate(lv.typ) {
+		return false
+	}
+	d := stmtExprObject(x.CompoundStatement)
+	if d == nil || hasCleanup(d) {
+		return false
+	}
+	fl.rvalue(e)
+	inner := fl.vars[d]
+	if inner == nil || inner.slot == nil || inner.slot.Volatile || inner.slot.Size != lv.slot.Size {
+		// Not an object of its own after all: copy it.
+		fl.storeVar(lv, value{op: ir.R(fl.addr(fl.lvalueOfLocal(inner))), t: lv.typ})
+		return true
+	}
+	inner.slot.Scope, inner.slot.Born = lv.slot.Scope, lv.slot.Born
+	inner.slot.Align = max(inner.slot.Align, lv.slot.Align)
+	lv.slot = inner.slot
+	return true
+}
+
+// stmtExprObject returns the object a statement expression's value names
+// when the expression declares it itself: ({ T v; ...; v; }).
+func stmtExprObject(cs *cc.CompoundStatement) *cc.Declarator {
+	var last *cc.BlockItem
+	own := map[*cc.Declarator]bool{}
+	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
+		bi := l.BlockItem
+		if bi == nil {
+			continue
+		}
+		last = bi
+		if bi.Case != cc.BlockItemDecl || bi.Declaration == nil {
+			continue
+		}
+		if bi.Declaration.Case == cc.DeclarationAuto {
+			own[bi.Declaration.Declarator] = true
+		}
+		for il := bi.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
+			if il.InitDeclarator != nil && il.InitDeclarator.Declarator != nil {
+				own[il.InitDeclarator.Declarator] = true
+			}
+		}
+	}
+	if last == nil || last.Case != cc.BlockItemStmt || last.Statement == nil || last.Statement.Case != cc.StatementExpr {
+		return nil
+	}
+	es := last.Statement.ExpressionStatement
+	if es == nil || es.ExpressionList == nil {
+		return nil
+	}
+	id, ok := stripParens(es.ExpressionList).(*cc.PrimaryExpression)
+	if !ok || id.Case != cc.PrimaryExpressionIdent {
+		return nil
+	}
+	d, ok := id.ResolvedTo().(*cc.Declarator)
+	if !ok || !own[d] || d.IsStatic() || d.IsExtern() {
+		return nil
+	}
+	return d
 }
 
 // initCompatible reports whether a struct or union object can take its
