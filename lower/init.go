@@ -58,11 +58,10 @@ func (fl *fnLowerer) elideStmtExprCopy(lv *local, e cc.ExpressionNode) bool {
 	if d == nil || hasCleanup(d) {
 		return false
 	}
-	fl.rvalue(e)
+	v := fl.rvalue(e)
 	inner := fl.vars[d]
 	if inner == nil || inner.slot == nil || inner.slot.Volatile || inner.slot.Size != lv.slot.Size {
-		// Not an object of its own after all: copy it.
-		fl.storeVar(lv, value{op: ir.R(fl.addr(fl.lvalueOfLocal(inner))), t: lv.typ})
+		fl.storeVar(lv, v) // not an object of its own after all: copy it
 		return true
 	}
 	inner.slot.Scope, inner.slot.Born = lv.slot.Scope, lv.slot.Born

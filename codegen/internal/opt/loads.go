@@ -110,7 +110,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	copyOf := map[ir.Reg]ir.Reg{}
 	loaded := map[ir.Reg]bool{} // registers a load defines
 	constants := constDefs(f)
-	narrow := verifierNarrow(f)
+	zext := zeroExtended(f)
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Op == ir.OpLoad {
@@ -287,12 +287,13 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					// augmented_raw_syscalls: `size` stored as a u32,
 					// tested and added to a pointer). Unless the verifier
 					// knows the value on each path: constants.
-					// Or it fits the store in a way the verifier sees too:
-					// a 32-bit operation's result, a masked or zero-extended
-					// value (ecapture's e->len = len < 4096 ? len & 4095 :
-					// 4096, reloaded as a helper's size, lost its bound).
+					// Or a 4-byte store of a register whose upper half the
+					// verifier sees to be zero (a 32-bit operation's result,
+					// a zero extension: ecapture's e->len = len < 4096 ?
+					// len & 4095 : 4096, reloaded as a helper's size, lost
+					// its bound).
 					_, consts := constants[in.B.Reg]
-					fits := narrow[in.B.Reg] > 0 && narrow[in.B.Reg] <= in.Size
+					fits := in.Size == 4 && zext.has(in.B.Reg)
 					if w := widths.of(in.B); w <= 8*in.Size && in.B.Reg != in.A.Reg && (in.Size == 8 || consts || fits) {
 						st[k] = in.B.Reg
 						stored = append(stored, k)
@@ -370,91 +371,3 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 // maxStoresForwarded bounds the stores through pointers whose values
 // forwardLoads keeps for later loads of the block.
 const maxStoresForwarded = 4
-
-// verifierNarrow gives, for registers whose every definition the verifier
-// sees to fit in fewer than 8 bytes, that many bytes (1, 2 or 4): a 32-bit
-// ALU result (4: it zero-extends), a zero-extending load or extension, an
-// and with a nonnegative mask, a nonnegative constant, or a copy of such a
-// register. The verifier then knows the register as well as a reload of
-// it zero-extended from that width.
-func verifierNarrow(f *ir.Func) map[ir.Reg]int {
-	fit := func(c int64) int {
-		switch {
-		case c < 0:
-			return 0
-		case c < 1<<8:
-			return 1
-		case c < 1<<16:
-			return 2
-		case c < 1<<32:
-			return 4
-		}
-		return 0
-	}
-	own := func(in *ir.Instr) (int, ir.Reg) { // bytes, or the register copied
-		switch {
-		case in.Op == ir.OpMov && in.A.IsImm:
-			return fit(in.A.Imm), 0
-		case in.Op == ir.OpMov:
-			return 0, in.A.Reg
-		case in.Op == ir.OpALU && in.W32:
-			return 4, 0
-		case in.Op == ir.OpALU && in.ALU == ir.And && in.B.IsImm:
-			return fit(in.B.Imm), 0
-		case in.Op == ir.OpALU && in.ALU == ir.And && in.A.IsImm:
-			return fit(in.A.Imm), 0
-		case in.Op == ir.OpLoad && !in.Signed && in.Size < 8:
-			return in.Size, 0
-		case in.Op == ir.OpExt && !in.Signed && in.Bits <= 32:
-			return in.Bits / 8, 0
-		}
-		return 0, 0
-	}
-	out := map[ir.Reg]int{}
-	bad := map[ir.Reg]bool{}
-	for _, p := range f.Params {
-		bad[p] = true
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, b := range f.Blocks {
-			for _, in := range b.Instrs {
-				if in.Dst == 0 || bad[in.Dst] {
-					continue
-				}
-				n, src := own(in)
-				if src != 0 {
-					if bad[src] {
-						n = 0
-					} else if n = out[src]; n == 0 {
-						continue // not known yet
-					}
-				}
-				if n == 0 {
-					bad[in.Dst], changed = true, true
-					delete(out, in.Dst)
-					continue
-				}
-				if n > out[in.Dst] {
-					out[in.Dst], changed = n, true
-				}
-			}
-		}
-	}
-	// A copy whose source never qualified (a cycle of copies) spoils its
-	// destination, and what copies that.
-	for changed := true; changed; {
-		changed = false
-		for _, b := range f.Blocks {
-			for _, in := range b.Instrs {
-				if in.Op == ir.OpMov && !in.A.IsImm && in.Dst != 0 && !bad[in.Dst] && (bad[in.A.Reg] || out[in.A.Reg] == 0) {
-					bad[in.Dst], changed = true, true
-				}
-			}
-		}
-	}
-	for r := range bad {
-		delete(out, r)
-	}
-	return out
-}

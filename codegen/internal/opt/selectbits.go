@@ -45,7 +45,7 @@ func selectBits(f *ir.Func, _ *passCtx) {
 		if end.Op != ir.OpJump || end.Then != t.Else {
 			continue
 		}
-		or, w32, dst, ok := setsBit(a, body[:len(body)-1], uses)
+		or, ok := setsBit(a, body[:len(body)-1], uses)
 		if !ok || bits.OnesCount64(uint64(or.c2)) != 1 {
 			continue
 		}
@@ -62,9 +62,9 @@ func selectBits(f *ir.Func, _ *passCtx) {
 			bit = moved
 		}
 		if or.fromZero {
-			seq = append(seq, &ir.Instr{Op: ir.OpMov, Dst: dst, A: ir.R(bit), Pos: t.Pos})
+			seq = append(seq, &ir.Instr{Op: ir.OpMov, Dst: or.dst, A: ir.R(bit), Pos: t.Pos})
 		} else {
-			seq = append(seq, &ir.Instr{Op: ir.OpALU, ALU: ir.Or, Dst: dst, A: ir.R(or.r), B: ir.R(bit), W32: w32, Pos: t.Pos})
+			seq = append(seq, &ir.Instr{Op: ir.OpALU, ALU: ir.Or, Dst: or.dst, A: ir.R(or.r), B: ir.R(bit), W32: or.w32, Pos: t.Pos})
 		}
 		if or.copy != nil {
 			seq = append(seq, &ir.Instr{Op: ir.OpMov, Dst: or.copy.Dst, A: or.copy.A, Pos: or.copy.Pos})
@@ -77,7 +77,8 @@ func selectBits(f *ir.Func, _ *passCtx) {
 
 // bitOr is what a then-block of selectBits sets.
 type bitOr struct {
-	r        ir.Reg // the register or'd
+	r, dst   ir.Reg // the register or'd, and the one the or writes
+	w32      bool
 	c2       int64
 	fromZero bool      // r = mov C2 where r is 0
 	copy     *ir.Instr // r = mov t after t = or r, C2
@@ -85,25 +86,25 @@ type bitOr struct {
 
 // setsBit matches the then-block's instructions: r = or r, C2; or
 // t = or r, C2; r = mov t (t used only there); or r = mov C2 with r
-// holding 0 at the end of a. It returns the register the or writes.
-func setsBit(a *ir.Block, ins []*ir.Instr, uses map[ir.Reg]int) (bitOr, bool, ir.Reg, bool) {
+// holding 0 at the end of a.
+func setsBit(a *ir.Block, ins []*ir.Instr, uses map[ir.Reg]int) (bitOr, bool) {
 	first := ins[0]
 	switch {
 	case len(ins) == 1 && first.Op == ir.OpALU && first.ALU == ir.Or && !first.A.IsImm && first.A.Reg == first.Dst && first.B.IsImm:
-		return bitOr{r: first.Dst, c2: first.B.Imm}, first.W32, first.Dst, true
+		return bitOr{r: first.Dst, dst: first.Dst, c2: first.B.Imm, w32: first.W32}, true
 	case len(ins) == 2 && first.Op == ir.OpALU && first.ALU == ir.Or && !first.A.IsImm && first.B.IsImm &&
 		ins[1].Op == ir.OpMov && !ins[1].A.IsImm && ins[1].A.Reg == first.Dst && ins[1].Dst == first.A.Reg && uses[first.Dst] == 1:
-		return bitOr{r: first.A.Reg, c2: first.B.Imm, copy: ins[1]}, first.W32, first.Dst, true
+		return bitOr{r: first.A.Reg, dst: first.Dst, c2: first.B.Imm, w32: first.W32, copy: ins[1]}, true
 	case len(ins) == 1 && first.Op == ir.OpMov && first.A.IsImm && first.A.Imm > 0:
 		i := lastDef(a.Instrs[:len(a.Instrs)-1], first.Dst)
 		if i < 0 {
-			return bitOr{}, false, 0, false
+			return bitOr{}, false
 		}
 		d := a.Instrs[i]
 		if d.Op != ir.OpMov || !d.A.IsImm || d.A.Imm != 0 {
-			return bitOr{}, false, 0, false
+			return bitOr{}, false
 		}
-		return bitOr{r: first.Dst, c2: first.A.Imm, fromZero: true}, false, first.Dst, true
+		return bitOr{r: first.Dst, dst: first.Dst, c2: first.A.Imm, fromZero: true}, true
 	}
-	return bitOr{}, false, 0, false
+	return bitOr{}, false
 }

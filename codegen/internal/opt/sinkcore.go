@@ -62,16 +62,11 @@ func sinkCoreRelocs(f *ir.Func, _ *passCtx) {
 		}
 		return n
 	}
+	pre, post := domIntervals(idom)
+	// ncd is the nearest block dominating a and b (-1: none).
 	ncd := func(a, b int) int {
-		da, db := domDepth(idom, a), domDepth(idom, b)
-		for da > db {
-			a, da = idom[a], da-1
-		}
-		for db > da {
-			b, db = idom[b], db-1
-		}
-		for a != b {
-			a, b = idom[a], idom[b]
+		for a >= 0 && !(pre[a] <= pre[b] && post[b] <= post[a]) {
+			a = idom[a]
 		}
 		return a
 	}
@@ -108,14 +103,4 @@ func sinkCoreRelocs(f *ir.Func, _ *passCtx) {
 			home[x] = dst
 		}
 	}
-}
-
-// domDepth is b's depth in the dominator tree idom (the entry's is 0).
-func domDepth(idom []int, b int) int {
-	n := 0
-	for b > 0 && idom[b] >= 0 {
-		b = idom[b]
-		n++
-	}
-	return n
 }

@@ -1,0 +1,47 @@
+package opt
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/cilium/ebpf/btf"
+)
+
+// Only a static variable every use of whose address is a load is never
+// written: not one stored through, passed to a call, global, or volatile.
+func TestNeverWritten(t *testing.T) {
+	m := parse(t, `
+global hex static section ".data" size 8 align 8 init 0000000000000000 addr@0=.str.0+0
+global sel static section ".data" size 8 align 8 init 0000000000000000
+global esc static section ".data" size 8 align 8 init 0000000000000000
+global pub section ".data" size 8 align 8 init 0000000000000000
+global vol static section ".data" size 8 align 8 init 0000000000000000
+
+func prog(r1) section "socket" returns {
+b0:
+  r2 = sym hex
+  r3 = load.u64 [r2]
+  r4 = sym sel
+  store.u64 [r4], r1
+  r5 = sym esc
+  r6 = callfunc f(r5)
+  r7 = sym pub
+  r8 = load.u64 [r7]
+  r9 = sym vol
+  r10 = load.u64 [r9]
+  ret r3
+}
+`)
+	for _, g := range m.Globals {
+		if g.Name == "vol" {
+			g.BTF = &btf.Volatile{Type: &btf.Int{Name: "long", Size: 8}}
+		}
+	}
+	var got []string
+	for _, g := range neverWritten(m) {
+		got = append(got, g.Name)
+	}
+	if !slices.Equal(got, []string{"hex"}) {
+		t.Errorf("never written: %v, want [hex]", got)
+	}
+}
