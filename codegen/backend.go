@@ -52,8 +52,9 @@ func StageNames() []string {
 }
 
 // checkStages makes compileFunc check the MIR after every stage that has
-// a checker: in tests and with BPFCC_CHECK=1.
-var checkStages = testing.Testing() || os.Getenv("BPFCC_CHECK") != ""
+// a checker: in tests and with BPFCC_CHECK=1 (BPFCC_CHECK=0 turns it off in
+// tests too, for benchmarks that time what a user's compile runs).
+var checkStages = os.Getenv("BPFCC_CHECK") != "0" && (testing.Testing() || os.Getenv("BPFCC_CHECK") != "")
 
 func compileFunc(f *ir.Func, cpu int, src *sourceCache, after func(stage, fn, text string, took time.Duration)) (*obj.Func, error) {
 	if f.Naked {
