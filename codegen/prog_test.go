@@ -294,14 +294,19 @@ func TestFrameLayoutScopes(t *testing.T) {
 }
 
 // useSlots makes f's entry block take the address of the given slots (all
-// of f's when none are given): layoutSlots places only referenced slots.
+// of f's when none are given) and pass them all to one helper call, so
+// that their accesses overlap: layoutSlots places only referenced slots,
+// and lets objects whose accesses never meet share memory.
 func useSlots(f *ir.Func, slots ...*ir.Slot) {
 	if len(slots) == 0 {
 		slots = f.Slots
 	}
 	b := f.NewBlock()
+	call := &ir.Instr{Op: ir.OpCall, Imm: 1}
 	for _, s := range slots {
-		b.Instrs = append(b.Instrs, &ir.Instr{Op: ir.OpFrameAddr, Dst: f.NewReg(), Slot: s})
+		r := f.NewReg()
+		b.Instrs = append(b.Instrs, &ir.Instr{Op: ir.OpFrameAddr, Dst: r, Slot: s})
+		call.Args = append(call.Args, ir.R(r))
 	}
-	b.Instrs = append(b.Instrs, &ir.Instr{Op: ir.OpRet, A: ir.Imm(0)})
+	b.Instrs = append(b.Instrs, call, &ir.Instr{Op: ir.OpRet, A: ir.Imm(0)})
 }

@@ -41,7 +41,7 @@ int array_local(struct __sk_buff *skb)
 
 char LICENSE[] SEC("license") = "GPL";
 
-// CHECK: array_local: (section socket, {{[0-9]+}} insns, stack 120)
+// CHECK: array_local: (section socket, {{[0-9]+}} insns, stack 88)
 // CHECK: w[[I:[0-9]]] &= 7
 // CHECK: r[[I2:[0-9]]] <<= 2
 // CHECK: r{{[0-9]}} += r[[I2]]
