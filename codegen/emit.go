@@ -399,6 +399,8 @@ func layout(blocks []emitted, target []int, reach []bool) []int {
 						if copyBlock(&blocks[th]) {
 							cand = el
 						}
+					} else if a, ok := likelyArm(t, th, el); ok && !exitBlock(&blocks[a]) {
+						cand = a
 					}
 				case want(el) && !exitBlock(&blocks[el]):
 					cand = el
@@ -605,6 +607,23 @@ func triangleArm(blocks []emitted, target, preds []int, a, b int) (int, bool) {
 		return a, true
 	case arm(b, a) && !arm(a, b):
 		return b, true
+	}
+	return 0, false
+}
+
+// likelyArm reports the successor branch t is expected to take (see
+// ir.Likely): with no other rule deciding, layout places it next, as
+// clang's block placement follows its static branch probabilities (a
+// pointer equality or a test against 0 unlikely). The verifier then walks
+// the likely path first, as it does clang's: in an unrolled path walk
+// (inspektor-gadget's get_path_str) the longer arm's wider state is
+// recorded first and the skipping arm's is pruned against it.
+func likelyArm(t *minst, th, el int) (int, bool) {
+	switch t.likely {
+	case ir.LikelyThen:
+		return th, true
+	case ir.LikelyElse:
+		return el, true
 	}
 	return 0, false
 }

@@ -526,7 +526,7 @@ func (s *selector) branch(cond ir.Cond, w32 bool, ra int, b ir.Operand, rb int, 
 		return
 	}
 	jop := jumpOps[cond]
-	m := minst{kind: kBranch, cond: cond, w32: w32, dst: ra, src: noReg, flags: fDstUse, then: in.Then.ID, els: in.Else.ID}
+	m := minst{kind: kBranch, cond: cond, w32: w32, dst: ra, src: noReg, flags: fDstUse, then: in.Then.ID, els: in.Else.ID, likely: in.Likely}
 	switch {
 	case rb < 0 && b.IsImm && (w32 || fitsInt32(b.Imm)):
 		m.ins = jop.Imm(0, int32(b.Imm), "")

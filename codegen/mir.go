@@ -47,8 +47,9 @@ type minst struct {
 	implDefs []int
 	// then and els are MIR block indices for kJump (then) and kBranch.
 	then, els int
-	cond      ir.Cond // kBranch
-	w32       bool    // kBranch
+	cond      ir.Cond   // kBranch
+	likely    ir.Likely // kBranch: the successor expected (ir.Instr.Likely)
+	w32       bool      // kBranch
 	pos       ir.Pos
 	note      string
 }

@@ -258,6 +258,11 @@ type Instr struct {
 	// Unroll is the unroll pragma of the loop whose head this OpJump or
 	// OpBranch jumps back to (see Unroll).
 	Unroll Unroll
+	// Likely is which way an OpBranch is expected to go, by the C source
+	// (__builtin_expect) or clang's static heuristics; codegen lays the
+	// likely successor out as the fall-through, which the verifier walks
+	// first, as clang's block placement does.
+	Likely Likely
 
 	// Scope is the C block an OpCallFunc is made in: the objects of an
 	// inlined copy of the callee live inside it, and share memory with
@@ -268,6 +273,26 @@ type Instr struct {
 	// DWARF-bound argument came from ("vara = rbx").
 	Note string
 	Pos  Pos
+}
+
+// Likely says which successor of a branch is expected.
+type Likely int8
+
+const (
+	LikelyUnknown Likely = iota
+	LikelyThen
+	LikelyElse
+)
+
+// Flip is the hint for the same branch with Then and Else swapped.
+func (l Likely) Flip() Likely {
+	switch l {
+	case LikelyThen:
+		return LikelyElse
+	case LikelyElse:
+		return LikelyThen
+	}
+	return l
 }
 
 // Unroll is a loop's unroll pragma (`#pragma unroll`, `#pragma clang loop

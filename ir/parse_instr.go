@@ -26,6 +26,11 @@ func (p *parser) instr(line string) (*Instr, error) {
 		if rest, in.Unroll, err = unrollSuffix(rest); err != nil {
 			return nil, err
 		}
+		if r, ok := strings.CutSuffix(rest, " !likely"); ok {
+			rest, in.Likely = r, LikelyThen
+		} else if r, ok := strings.CutSuffix(rest, " !unlikely"); ok {
+			rest, in.Likely = r, LikelyElse
+		}
 	}
 	switch {
 	case op == "mov":
@@ -395,6 +400,8 @@ func unrollSuffix(rest string) (string, Unroll, error) {
 		return rest, 0, nil
 	}
 	switch w := rest[i+2:]; {
+	case w == "likely" || w == "unlikely":
+		return rest, 0, nil // a branch hint, with no pragma after it
 	case w == "nounroll":
 		return rest[:i], UnrollNever, nil
 	case w == "unroll":

@@ -32,7 +32,7 @@ func TestParseRoundTrip(t *testing.T) {
 		{Op: OpCallFunc, Sym: "v"},
 		{Op: OpCall, Dst: r, Size: 2, Args: []Operand{R(1), Imm(12)}},
 		{Op: OpMov, Dst: r, A: Imm(-9223372036854775808), Note: "two\n\nlines"},
-		{Op: OpBranch, Cond: Set, A: R(r), B: Imm(1), Then: f.Blocks[2], Else: f.Blocks[0], Unroll: 8},
+		{Op: OpBranch, Cond: Set, A: R(r), B: Imm(1), Then: f.Blocks[2], Else: f.Blocks[0], Unroll: 8, Likely: LikelyElse},
 	}, b.Instrs[:0]...)
 	m := &Module{File: "a.c", License: "GPL", Version: 7, HasVersion: true, Funcs: []*Func{f},
 		Maps:    []*Map{{Name: "outer", Static: true, Inner: []MapInit{{Off: 8, Sym: "inner"}}}},

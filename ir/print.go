@@ -337,7 +337,7 @@ func (in *Instr) String() string {
 	case OpJump:
 		return "goto " + blockName(in.Then) + in.Unroll.suffix()
 	case OpBranch:
-		return fmt.Sprintf("if %s %s%s %s goto %s else %s%s", in.A, in.Cond, w32Suffix(in.W32), in.B, blockName(in.Then), blockName(in.Else), in.Unroll.suffix())
+		return fmt.Sprintf("if %s %s%s %s goto %s else %s%s%s", in.A, in.Cond, w32Suffix(in.W32), in.B, blockName(in.Then), blockName(in.Else), in.Likely.suffix(), in.Unroll.suffix())
 	case OpRet:
 		return "ret " + in.A.String()
 	case OpCore:
@@ -379,6 +379,16 @@ func asmSummary(in *Instr) string {
 }
 
 // suffix is how a back edge's unroll pragma prints after its targets.
+func (l Likely) suffix() string {
+	switch l {
+	case LikelyThen:
+		return " !likely"
+	case LikelyElse:
+		return " !unlikely"
+	}
+	return ""
+}
+
 func (u Unroll) suffix() string {
 	switch {
 	case u == 0:

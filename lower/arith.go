@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"math/bits"
 	"modernc.org/cc/v4"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -166,6 +167,19 @@ func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
 			fl.cond(x.CastExpression, no, yes)
 			return
 		}
+	case *cc.PostfixExpression:
+		if arg, want, ok := fl.expectCall(x); ok {
+			// likely(c), unlikely(c): the branches into yes and no say
+			// which one is expected (see branchLikely).
+			savedYes, savedNo := fl.expectYes, fl.expectNo
+			fl.expectYes, fl.expectNo = yes, no
+			if !want {
+				fl.expectYes, fl.expectNo = no, yes
+			}
+			fl.cond(arg, yes, no)
+			fl.expectYes, fl.expectNo = savedYes, savedNo
+			return
+		}
 	case *cc.RelationalExpression:
 		var c ir.Cond
 		switch x.Case {
@@ -203,7 +217,11 @@ func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
 			if av.op.IsImm {
 				av, bv = bv, av
 			}
-			fl.branch(ir.Set, ir.R(fl.toReg(av)), fl.cmpOperand(bv, scalarSize(t) <= 4), scalarSize(t) <= 4, yes, no)
+			likely := ir.LikelyThen // clang's zero heuristic: (a & b) != 0
+			if bv.op.IsImm && bits.OnesCount64(uint64(bv.op.Imm)) == 1 {
+				likely = ir.LikelyUnknown // except for a single bit
+			}
+			fl.branchLikely(ir.Set, ir.R(fl.toReg(av)), fl.cmpOperand(bv, scalarSize(t) <= 4), scalarSize(t) <= 4, yes, no, likely)
 			return
 		}
 	}
@@ -220,7 +238,94 @@ func (fl *fnLowerer) cond(e cc.ExpressionNode, yes, no *ir.Block) {
 		}
 		return
 	}
-	fl.branch(ir.Ne, v.op, ir.Imm(0), w32, yes, no)
+	fl.branchLikely(ir.Ne, v.op, ir.Imm(0), w32, yes, no, ir.LikelyThen)
+}
+
+// expectCall reads a call of __builtin_expect(arg, C) with a constant C:
+// want is whether arg is expected true.
+func (fl *fnLowerer) expectCall(x *cc.PostfixExpression) (arg cc.ExpressionNode, want, ok bool) {
+	if x.Case != cc.PostfixExpressionCall {
+		return nil, false, false
+	}
+	id := ident(x.PostfixExpression)
+	if id == nil || id.Token.SrcStr() != "__builtin_expect" {
+		return nil, false, false
+	}
+	args := callArgs(x)
+	if len(args) != 2 {
+		return nil, false, false
+	}
+	c, ok := fl.constVal(args[1])
+	return args[0], c != 0, ok
+}
+
+// staticLikely is the way clang's static branch heuristics (LLVM's
+// BranchProbabilityInfo) expect "a c b" to go: pointers equal unlikely,
+// a value equal to 0 or -1, or below 0, unlikely. singleBit is whether a
+// is a single-bit mask, about which they say nothing.
+func staticLikely(c ir.Cond, ptr bool, b ir.Operand, singleBit bool) ir.Likely {
+	if ptr {
+		switch c {
+		case ir.Eq:
+			return ir.LikelyElse
+		case ir.Ne:
+			return ir.LikelyThen
+		}
+		return ir.LikelyUnknown
+	}
+	if !b.IsImm || singleBit {
+		return ir.LikelyUnknown
+	}
+	then, els := ir.LikelyThen, ir.LikelyElse
+	switch b.Imm {
+	case 0:
+		switch c {
+		case ir.Eq, ir.Slt, ir.Sle, ir.Ule:
+			return els
+		case ir.Ne, ir.Sgt, ir.Sge, ir.Ugt:
+			return then
+		}
+	case 1:
+		switch c {
+		case ir.Slt, ir.Ult:
+			return els
+		case ir.Uge:
+			return then
+		}
+	case -1:
+		switch c {
+		case ir.Eq:
+			return els
+		case ir.Ne, ir.Sgt:
+			return then
+		}
+	}
+	return ir.LikelyUnknown
+}
+
+// singleBitMask reports whether e is "x & C" with C a single bit.
+func (fl *fnLowerer) singleBitMask(e cc.ExpressionNode) bool {
+	for {
+		p, ok := e.(*cc.PrimaryExpression)
+		if !ok || p.Case != cc.PrimaryExpressionExpr {
+			break
+		}
+		l, ok := p.ExpressionList.(*cc.ExpressionList)
+		if !ok || l.ExpressionList != nil {
+			break
+		}
+		e = l.AssignmentExpression
+	}
+	a, ok := e.(*cc.AndExpression)
+	if !ok || a.Case != cc.AndExpressionAnd {
+		return false
+	}
+	for _, o := range []cc.ExpressionNode{a.AndExpression, a.EqualityExpression} {
+		if c, ok := fl.constVal(o); ok && bits.OnesCount64(uint64(c)) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // narrowCompare compares a 32-bit integer widened to 64 bits with a
@@ -286,8 +391,9 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 		fl.compare128(c, fl.convert(ar, ct), fl.convert(br, ct), yes, no)
 		return
 	}
+	singleBit := fl.singleBitMask(a) || fl.singleBitMask(b)
 	if nc, na, nb, ok := narrowCompare(c, ar, br, ct, fl.convert); ok {
-		fl.branch(nc, ir.R(fl.toReg(na)), fl.cmpOperand(nb, true), true, yes, no)
+		fl.branchLikely(nc, ir.R(fl.toReg(na)), fl.cmpOperand(nb, true), true, yes, no, staticLikely(nc, false, nb.op, singleBit))
 		return
 	}
 	av := fl.convert(ar, ct)
@@ -320,7 +426,7 @@ func (fl *fnLowerer) compare(c ir.Cond, a, b cc.ExpressionNode, yes, no *ir.Bloc
 			return
 		}
 	}
-	fl.branch(c, ir.R(fl.toReg(av)), fl.cmpOperand(bv, w32), w32, yes, no)
+	fl.branchLikely(c, ir.R(fl.toReg(av)), fl.cmpOperand(bv, w32), w32, yes, no, staticLikely(c, isPtr(ct), bv.op, singleBit))
 }
 
 // cmpOperand keeps an immediate only when it fits the 32-bit imm field with

@@ -25,6 +25,9 @@ type fnLowerer struct {
 	loops []loopTargets
 	// unroll is the loop pragma of the next loop (see loopPragma).
 	unroll ir.Unroll
+	// expectYes and expectNo are the targets __builtin_expect makes
+	// likely and unlikely while its condition is lowered (see cond).
+	expectYes, expectNo *ir.Block
 	// switches maps a switch statement to its case blocks.
 	cases map[*cc.LabeledStatement]*ir.Block
 	ret   cc.Type
@@ -318,7 +321,20 @@ func (fl *fnLowerer) startBlock(b *ir.Block) {
 
 // branch emits a conditional branch and leaves no current block.
 func (fl *fnLowerer) branch(cond ir.Cond, a, b ir.Operand, w32 bool, then, els *ir.Block) {
-	fl.emit(&ir.Instr{Op: ir.OpBranch, Cond: cond, A: a, B: b, W32: w32, Then: then, Else: els})
+	fl.branchLikely(cond, a, b, w32, then, els, ir.LikelyUnknown)
+}
+
+// branchLikely is branch with the way clang's static heuristics expect it
+// to go; a __builtin_expect around the condition decides instead.
+func (fl *fnLowerer) branchLikely(cond ir.Cond, a, b ir.Operand, w32 bool, then, els *ir.Block, likely ir.Likely) {
+	switch {
+	case fl.expectYes == nil:
+	case then == fl.expectYes || els == fl.expectNo:
+		likely = ir.LikelyThen
+	case els == fl.expectYes || then == fl.expectNo:
+		likely = ir.LikelyElse
+	}
+	fl.emit(&ir.Instr{Op: ir.OpBranch, Cond: cond, A: a, B: b, W32: w32, Then: then, Else: els, Likely: likely})
 	fl.b = nil
 }
 

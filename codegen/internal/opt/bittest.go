@@ -43,6 +43,7 @@ func testBits(f *ir.Func, _ *passCtx) {
 		}
 		if t.Cond == ir.Eq {
 			t.Then, t.Else = t.Else, t.Then
+			t.Likely = t.Likely.Flip()
 		}
 		t.Cond, t.A, t.B = ir.Set, ir.R(x), ir.Imm(mask)
 	}
