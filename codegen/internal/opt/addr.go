@@ -1,6 +1,7 @@
 package opt
 
 import (
+	"math"
 	"slices"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -20,6 +21,7 @@ import (
 // b+1 would be arithmetic on a sock_common pointer, which the verifier
 // refuses.
 func foldAddresses(f *ir.Func, _ *passCtx) {
+	splitConstIndexes(f)
 	type sum struct {
 		base ir.Reg
 		c    int64
@@ -88,6 +90,119 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 					sums[d] = sum{in.A.Reg, 0}
 				}
 			}
+		}
+	}
+}
+
+// splitConstIndexes rewrites an access through r = X + (Z + C) (64-bit
+// adds, C constant, r and Z+C defined once) as one through a new n = X + Z,
+// placed after r, with C in the access's offset, as clang splits a GEP's
+// constant index off. `buf[size - 1]` with size known to be in [0, N] is
+// then buf + size, a pointer the verifier bounds, and -1 in the store's
+// offset, where (size - 1) added to buf has an unsigned range up to
+// 2^64-1: "R2 unbounded memory access" (elastic/ebpf's ebpf_env__fill).
+// Z holds at r what it held at Z + C: it is defined once, or not between
+// the two in their block.
+func splitConstIndexes(f *ir.Func) {
+	defs := defCounts(f)
+	type site struct {
+		b *ir.Block
+		i int
+	}
+	def := map[ir.Reg]site{}
+	for _, b := range f.Blocks {
+		for i, in := range b.Instrs {
+			if in.Dst != 0 && defs[in.Dst] == 1 {
+				def[in.Dst] = site{b, i}
+			}
+		}
+	}
+	instr := func(r ir.Reg) *ir.Instr {
+		if d, ok := def[r]; ok {
+			return d.b.Instrs[d.i]
+		}
+		return nil
+	}
+	// stable reports whether z is not redefined from y's definition to at.
+	stable := func(z, y ir.Reg, at site) bool {
+		if defs[z] == 1 {
+			return true
+		}
+		d := def[y]
+		if d.b != at.b || d.i > at.i {
+			return false
+		}
+		for _, in := range at.b.Instrs[d.i+1 : at.i] {
+			if in.Dst == z {
+				return false
+			}
+		}
+		return true
+	}
+	// constSum reads y as z + c.
+	constSum := func(y ir.Reg) (z ir.Reg, c int64, ok bool) {
+		in := instr(y)
+		if in == nil || in.Op != ir.OpALU || in.W32 || in.A.IsImm || !in.B.IsImm || in.A.Reg == y {
+			return 0, 0, false
+		}
+		switch {
+		case in.ALU == ir.Add:
+			return in.A.Reg, in.B.Imm, true
+		case in.ALU == ir.Sub && in.B.Imm != math.MinInt64:
+			return in.A.Reg, -in.B.Imm, true
+		}
+		return 0, 0, false
+	}
+	type parts struct {
+		x, z ir.Reg
+		c    int64
+	}
+	// split reads r as x + z + c.
+	split := func(r ir.Reg) (parts, bool) {
+		in := instr(r)
+		if in == nil || in.Op != ir.OpALU || in.ALU != ir.Add || in.W32 || in.A.IsImm || in.B.IsImm || in.A.Reg == r || in.B.Reg == r {
+			return parts{}, false
+		}
+		for _, o := range [][2]ir.Reg{{in.A.Reg, in.B.Reg}, {in.B.Reg, in.A.Reg}} {
+			if z, c, ok := constSum(o[1]); ok && z != r && stable(z, o[1], def[r]) {
+				return parts{o[0], z, c}, true
+			}
+		}
+		return parts{}, false
+	}
+	sums := map[ir.Reg]ir.Reg{} // r -> n = x + z, made once
+	var adds []*ir.Instr        // the n, each after its r
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if (in.Op != ir.OpLoad && in.Op != ir.OpStore && in.Op != ir.OpAtomic) || in.Slot != nil || in.A.IsImm || in.Core != nil {
+				continue
+			}
+			r := in.A.Reg
+			p, ok := split(r)
+			if !ok || !fitsInt16(in.Off+p.c) {
+				continue
+			}
+			n, ok := sums[r]
+			if !ok {
+				n = f.NewReg()
+				sums[r] = n
+				at := instr(r)
+				adds = append(adds, at, &ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: n, A: ir.R(p.x), B: ir.R(p.z), Pos: at.Pos})
+			}
+			in.A, in.Off = ir.R(n), in.Off+p.c
+		}
+	}
+	for i := 0; i < len(adds); i += 2 {
+		insertAfter(f, adds[i], adds[i+1])
+	}
+}
+
+// insertAfter places add right after at in at's block.
+func insertAfter(f *ir.Func, at, add *ir.Instr) {
+	for _, b := range f.Blocks {
+		if i := slices.Index(b.Instrs, at); i >= 0 {
+			b.Instrs = slices.Insert(b.Instrs, i+1, add)
+			return
 		}
 	}
 }
