@@ -47,12 +47,12 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 		// (KubeArmor's READ_KERN: a statement expression's struct
 		// temporary, then a variable declared after it: 720 bytes of
 		// frame against clang's 480).
-		// And objects whose accesses never meet (slotRanges) share it,
-		// whatever their blocks.
+		// And objects neither of which is written where the other is
+		// live (slotRanges) share it, whatever their blocks.
 		base := 0
 		for _, p := range done {
 			if !s.Scope.Disjoint(p.s.Scope) && !ir.EndedBefore(p.s, s) && !ir.EndedBefore(s, p.s) &&
-				(ranges[s] == nil || ranges[p.s] == nil || ranges[s].overlaps(ranges[p.s])) {
+				(ranges[s] == nil || ranges[p.s] == nil || ranges[s].interferes(ranges[p.s])) {
 				base = max(base, p.hi)
 			}
 		}

@@ -7,30 +7,77 @@ import (
 )
 
 // A slot's live range: where its memory may hold a value that a later
-// access reads. Two objects whose ranges never meet can share memory even
-// when their C blocks overlap: a variable declared at the top of a function
-// but first used after an inlined helper's locals are dead, or one whose
-// last use comes before them (KubeArmor's kretprobe__tcp_connect). Scopes
+// access reads. Two objects can share memory, even when their C blocks
+// overlap, unless one is written where the other is live (LLVM's stack
+// colouring asks the same of first uses): a variable declared at the top
+// of a function but first used after an inlined helper's locals are dead,
+// one whose last use comes before them (KubeArmor's READ_KERN
+// temporaries), or two objects each filled on one arm of an if and read
+// through one pointer after it (KubeArmor's sockv4 and sockv6). Scopes
 // (ir.Scope.Disjoint, ir.EndedBefore) bound lifetimes by declarations;
 // ranges bound them by accesses, and layoutSlots shares memory when
-// either allows it: each is a safe over-approximation of when the object
-// is alive.
+// either allows it: each is a safe over-approximation.
+//
+// Why the rule is safe: if A and B both held values some later access
+// reads at a point p of an execution, take the later of the two writes
+// that stored them, say B's at w. A's value was written before w and is
+// read after p, so w lies between two accesses of A: in A's range.
 
 // slotRange is, per block, the span of instruction indices [lo, hi] in
-// which the slot is live; a block not in the map holds none of it.
-type slotRange map[*ir.Block][2]int
+// which the slot is live, and the instructions that may write it.
+type slotRange struct {
+	live   map[*ir.Block][2]int
+	writes []point
+}
 
-// overlaps reports whether a and b are live at a common instruction.
-func (a slotRange) overlaps(b slotRange) bool {
-	if len(b) < len(a) {
-		a, b = b, a
+type point struct {
+	b *ir.Block
+	i int
+}
+
+// holds reports whether r's object is live at p.
+func (r *slotRange) holds(p point) bool {
+	x, ok := r.live[p.b]
+	return ok && x[0] <= p.i && p.i <= x[1]
+}
+
+// interferes reports whether a and b must not share memory: one is
+// written where the other is live.
+func (a *slotRange) interferes(b *slotRange) bool {
+	for _, w := range a.writes {
+		if b.holds(w) {
+			return true
+		}
 	}
-	for blk, x := range a {
-		if y, ok := b[blk]; ok && x[0] <= y[1] && y[0] <= x[1] {
+	for _, w := range b.writes {
+		if a.holds(w) {
 			return true
 		}
 	}
 	return false
+}
+
+// helperReads marks, per helper, the pointer arguments it only reads:
+// passing an object's address there is an access but not a write.
+var helperReads = map[int64][]int{
+	int64(asm.FnMapLookupElem):      {1},
+	int64(asm.FnMapUpdateElem):      {1, 2},
+	int64(asm.FnMapDeleteElem):      {1},
+	int64(asm.FnMapPushElem):        {1},
+	int64(asm.FnProbeRead):          {2},
+	int64(asm.FnProbeReadStr):       {2},
+	int64(asm.FnProbeReadKernel):    {2},
+	int64(asm.FnProbeReadUser):      {2},
+	int64(asm.FnProbeReadKernelStr): {2},
+	int64(asm.FnProbeReadUserStr):   {2},
+	int64(asm.FnTracePrintk):        {0},
+	int64(asm.FnTraceVprintk):       {0, 2},
+	int64(asm.FnPerfEventOutput):    {3},
+	int64(asm.FnRingbufOutput):      {1},
+	int64(asm.FnSkbStoreBytes):      {2},
+	int64(asm.FnSnprintf):           {2, 3},
+	int64(asm.FnSeqPrintf):          {1, 3},
+	int64(asm.FnStrncmp):            {0, 2},
 }
 
 // helperDynptrFromMem keeps the pointer it is passed inside the dynptr
@@ -38,22 +85,24 @@ func (a slotRange) overlaps(b slotRange) bool {
 const helperDynptrFromMem = int64(asm.FnDynptrFromMem)
 
 // slotRanges returns the live range of each slot of f whose every access
-// it can see: through instructions naming the slot, or registers holding
-// an address computed from it. A slot whose address is stored to memory,
-// returned, or passed to a BPF function, a kfunc, inline asm or a helper
-// that keeps it has no range (nil): only its scope bounds its lifetime.
-func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
-	// taint: the slots whose address a register may hold, by any of its
-	// definitions (registers are not SSA: flow-insensitive, a superset).
-	taint := map[ir.Reg][]*ir.Slot{}
-	has := func(r ir.Reg, s *ir.Slot) bool {
-		for _, t := range taint[r] {
-			if t == s {
-				return true
-			}
-		}
-		return false
-	}
+// it can see: through instructions naming the slot, registers holding an
+// address computed from it, and such addresses stored in other objects it
+// sees. A slot whose address is stored anywhere else, returned, or passed
+// to a BPF function, a kfunc, inline asm or a helper that keeps it has no
+// range (nil): only its scope bounds its lifetime.
+func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
+	var (
+		// taint: the slots whose address a register may hold, by any of
+		// its definitions (registers are not SSA: flow-insensitive).
+		taint = regSlots{}
+		// held: the slots whose address a slot's memory may hold.
+		held    = slotSlots{}
+		escaped = slotSet{}
+		// impure: registers some definition of which is not an address
+		// into a slot (a load, a call, a parameter...): they may point
+		// elsewhere.
+		impure = map[ir.Reg]bool{}
+	)
 	regs := func(in *ir.Instr) []ir.Reg {
 		var rs []ir.Reg
 		add := func(o ir.Operand) {
@@ -69,27 +118,44 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 		}
 		return rs
 	}
+	// targets are the slots an access's address may point into, and
+	// whether it may point anywhere else.
+	targets := func(in *ir.Instr) (slotSet, bool) {
+		if in.Slot != nil {
+			return slotSet{in.Slot: true}, false
+		}
+		if in.A.IsImm {
+			return nil, true
+		}
+		t := taint[in.A.Reg]
+		return t, len(t) == 0 || impure[in.A.Reg]
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Dst == 0 || in.Op == ir.OpLoad {
-					// A load reads data: an address it could return was
-					// stored to memory, an escape.
-					continue
-				}
-				if in.Op == ir.OpFrameAddr && !has(in.Dst, in.Slot) {
-					taint[in.Dst] = append(taint[in.Dst], in.Slot)
-					changed = true
-				}
-				if in.Op == ir.OpFrameAddr {
-					continue
-				}
-				for _, r := range regs(in) {
-					for _, s := range taint[r] {
-						if !has(in.Dst, s) {
-							taint[in.Dst] = append(taint[in.Dst], s)
-							changed = true
+				switch {
+				case in.Op == ir.OpFrameAddr:
+					changed = taint.add(in.Dst, in.Slot) || changed
+				case in.Op == ir.OpLoad:
+					// What the slots it reads hold.
+					ts, _ := targets(in)
+					for s := range ts {
+						for h := range held[s] {
+							changed = taint.add(in.Dst, h) || changed
+						}
+					}
+				case in.Op == ir.OpStore && !in.B.IsImm:
+					ts, _ := targets(in)
+					for h := range taint[in.B.Reg] {
+						for s := range ts {
+							changed = held.add(s, h) || changed
+						}
+					}
+				case in.Dst != 0:
+					for _, r := range regs(in) {
+						for s := range taint[r] {
+							changed = taint.add(in.Dst, s) || changed
 						}
 					}
 				}
@@ -97,11 +163,37 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 		}
 	}
 
-	// The accesses of each slot, by block, and the slots that escape.
+	for _, p := range f.Params {
+		impure[p] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Dst == 0 || impure[in.Dst] || in.Op == ir.OpFrameAddr {
+					continue
+				}
+				pure := false
+				if in.Op == ir.OpMov || in.Op == ir.OpALU {
+					// An address plus or minus a scalar stays in its slot.
+					for _, r := range regs(in) {
+						if len(taint[r]) > 0 && !impure[r] {
+							pure = true
+						}
+					}
+				}
+				if !pure {
+					impure[in.Dst], changed = true, true
+				}
+			}
+		}
+	}
+
+	// The accesses and writes of each slot, and the slots that escape.
 	type span struct{ first, last int }
 	access := map[*ir.Slot]map[*ir.Block]*span{}
-	escaped := map[*ir.Slot]bool{}
-	touch := func(s *ir.Slot, b *ir.Block, i int) {
+	writes := map[*ir.Slot][]point{}
+	touch := func(s *ir.Slot, b *ir.Block, i int, write bool) {
 		m := access[s]
 		if m == nil {
 			m = map[*ir.Block]*span{}
@@ -112,27 +204,51 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 		} else {
 			m[b] = &span{i, i}
 		}
+		if write {
+			writes[s] = append(writes[s], point{b, i})
+		}
 	}
 	escape := func(o ir.Operand) {
 		if !o.IsImm {
-			for _, s := range taint[o.Reg] {
+			for s := range taint[o.Reg] {
 				escaped[s] = true
 			}
 		}
 	}
 	for _, b := range f.Blocks {
 		for i, in := range b.Instrs {
-			if in.Slot != nil {
-				touch(in.Slot, b, i)
+			switch in.Op {
+			case ir.OpLoad, ir.OpStore, ir.OpAtomic:
+				ts, _ := targets(in)
+				for s := range ts {
+					touch(s, b, i, in.Op != ir.OpLoad)
+				}
+			case ir.OpCall:
+				reads := helperReads[in.Imm]
+				for k, a := range in.Args {
+					if !a.IsImm {
+						for s := range taint[a.Reg] {
+							touch(s, b, i, !contains(reads, k))
+						}
+					}
+				}
 			}
-			for _, r := range regs(in) {
-				for _, s := range taint[r] {
-					touch(s, b, i)
+			// Computing, copying or comparing an address is no access:
+			// an address taken early (hoisted, CSE'd) does not make the
+			// object live from there.
+			if in.Op == ir.OpAsm {
+				for _, r := range regs(in) {
+					for s := range taint[r] {
+						touch(s, b, i, true)
+					}
 				}
 			}
 			switch in.Op {
 			case ir.OpStore:
-				escape(in.B)
+				// An address stored where another alias may read it.
+				if _, elsewhere := targets(in); elsewhere {
+					escape(in.B)
+				}
 			case ir.OpAtomic:
 				escape(in.B)
 				escape(in.C)
@@ -151,6 +267,18 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 			}
 		}
 	}
+	// An object holding the address of another that escapes may be read
+	// through an alias: the address escapes with it.
+	for changed := true; changed; {
+		changed = false
+		for s := range escaped {
+			for h := range held[s] {
+				if !escaped[h] {
+					escaped[h], changed = true, true
+				}
+			}
+		}
+	}
 
 	preds := map[*ir.Block][]*ir.Block{}
 	for _, b := range f.Blocks {
@@ -158,7 +286,7 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 			preds[s] = append(preds[s], b)
 		}
 	}
-	ranges := map[*ir.Slot]slotRange{}
+	ranges := map[*ir.Slot]*slotRange{}
 	for s, acc := range access {
 		if escaped[s] || s.Volatile {
 			continue
@@ -194,7 +322,7 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 				}
 			}
 		}
-		r := slotRange{}
+		r := &slotRange{live: map[*ir.Block][2]int{}, writes: writes[s]}
 		for _, b := range f.Blocks {
 			sp := acc[b]
 			lo, hi := 0, len(b.Instrs)-1
@@ -210,9 +338,47 @@ func slotRanges(f *ir.Func) map[*ir.Slot]slotRange {
 					hi = sp.last
 				}
 			}
-			r[b] = [2]int{lo, hi}
+			r.live[b] = [2]int{lo, hi}
 		}
 		ranges[s] = r
 	}
 	return ranges
+}
+
+// slotSet is a set of stack objects; its maps' add reports a change.
+type slotSet map[*ir.Slot]bool
+
+func contains(l []int, k int) bool {
+	for _, x := range l {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+type regSlots map[ir.Reg]slotSet
+
+func (m regSlots) add(r ir.Reg, s *ir.Slot) bool {
+	if m[r] == nil {
+		m[r] = slotSet{}
+	}
+	if m[r][s] {
+		return false
+	}
+	m[r][s] = true
+	return true
+}
+
+type slotSlots map[*ir.Slot]slotSet
+
+func (m slotSlots) add(k, s *ir.Slot) bool {
+	if m[k] == nil {
+		m[k] = slotSet{}
+	}
+	if m[k][s] {
+		return false
+	}
+	m[k][s] = true
+	return true
 }

@@ -68,14 +68,44 @@ b2:
   store.u64 [s1], 2 stack
   r3 = load.u64 [s1] stack
   ret r3`, true},
-		{"address stored to memory", `
+		{"address stored to a map value", `
 b0:
   r2 = frame s0
-  store.u64 [s2], r2 stack
+  r6 = map m
+  r7 = call 1(r6, r2)
+  store.u64 [r7], r2 mapvalue
   call 16(r2, 64)
   r3 = frame s1
   call 16(r3, 64)
   ret 0`, false},
+		{"address stored in an object and read through after", `
+b0:
+  r2 = frame s0
+  call 16(r2, 64)
+  store.u64 [s2], r2 stack
+  r3 = frame s1
+  call 16(r3, 64)
+  r4 = load.u64 [s2] stack
+  r5 = load.u64 [r4] stack
+  ret r5`, false},
+		{"each filled on one arm, read through one pointer after", `
+b0:
+  if r1 eq 0 goto b1 else b2
+b1:
+  r2 = frame s0
+  call 16(r2, 64)
+  store.u64 [s2], r2 stack
+  goto b3
+b2:
+  r3 = frame s1
+  call 16(r3, 64)
+  store.u64 [s2], r3 stack
+  goto b3
+b3:
+  r4 = load.u64 [s2] stack
+  r6 = frame s2
+  call 4(r6, 8, r4)
+  ret 0`, true},
 		{"address passed to a BPF function", `
 b0:
   r2 = frame s0

@@ -24,9 +24,12 @@ import (
 // An object escapes when its address (or a value derived from it) is stored
 // to memory, passed to a call, returned or used by an atomic as a value.
 // maxValueStates bounds blocks × registers for propagateValues, whose
-// per-block states grow with both: a function of thousands of blocks and
-// values (a chain of 2,000 ?: took 4 s and 2 GB) is compiled without it.
-const maxValueStates = 8_000_000
+// liveness sets grow with both (a bit each: 50 MB at the bound). The
+// block states themselves hold only the registers live there. The bound
+// was 8,000,000 when states were dense; KubeArmor's unrolled switches
+// (3,923 blocks × 2,043 registers) then went unfolded: a 48-byte struct
+// stayed in memory and the frame over 512 bytes, and 5x clang's code.
+const maxValueStates = 400_000_000
 
 func propagateValues(f *ir.Func, c *passCtx) {
 	if len(f.Blocks) == 0 || len(f.Blocks)*int(f.NextReg) > maxValueStates {
