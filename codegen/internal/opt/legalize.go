@@ -56,7 +56,10 @@ func legalize(f *ir.Func, c *passCtx) {
 					out = append(out, expandSDiv(f, in)...)
 				}
 			case in.Op == ir.OpBranch && in.W32 && c.cpu < 3:
-				out = append(out, widenBranch(f, in)...)
+				if w == nil {
+					w = valueWidths(f)
+				}
+				out = append(out, widenBranch(f, in, w)...)
 			default:
 				out = append(out, in)
 			}
@@ -148,12 +151,20 @@ func expandSDiv(f *ir.Func, in *ir.Instr) []*ir.Instr {
 
 // widenBranch extends both operands of a 32-bit comparison to 64 bits
 // (sign-extending for signed conditions) for CPUs without JMP32.
-func widenBranch(f *ir.Func, in *ir.Instr) []*ir.Instr {
+func widenBranch(f *ir.Func, in *ir.Instr, w widths) []*ir.Instr {
 	signed := in.Cond == ir.Sgt || in.Cond == ir.Sge || in.Cond == ir.Slt || in.Cond == ir.Sle
 	var out []*ir.Instr
 	widen := func(o ir.Operand) ir.Operand {
 		if o.IsImm {
 			return ir.Imm(ir.EvalExt(o.Imm, 32, signed))
+		}
+		if w.of(o) <= 31 {
+			// In [0, 2^31): either extension of its low half is the
+			// register itself, which the comparison then bounds for
+			// the verifier, as clang's does (tracee's u16 offset, an
+			// int compare at -mcpu=v2: a sign-extended copy was
+			// bounded, the register indexing the buffer was not).
+			return o
 		}
 		d := f.NewReg()
 		out = append(out, &ir.Instr{Op: ir.OpExt, Dst: d, A: o, Bits: 32, Signed: signed, Pos: in.Pos})
