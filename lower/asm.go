@@ -3,6 +3,7 @@ package lower
 import (
 	"encoding/binary"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,6 +128,9 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 	in := &ir.Instr{Op: ir.OpAsm, Asm: code}
 	var out *asmOperand
 	var outLv lvalue
+	// written is the first input operand whose register the code writes.
+	var written *asmOperand
+	var writtenReg asm.Register
 	for i := range ops {
 		op := &ops[i]
 		if op.constraint != "r" {
@@ -174,6 +178,9 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		}
 		in.Args = append(in.Args, v.op)
 		code.In = append(code.In, regs[i])
+		if written == nil && slices.Contains(bpfasm.Writes(code.Insns), regs[i]) {
+			written, writtenReg = op, regs[i]
+		}
 	}
 	for _, i := range late {
 		code.Late = append(code.Late, ir.AsmLate{Operand: i, Arg: len(in.Args)})
@@ -183,6 +190,18 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		return 0
 	}
 	code.Writes = mergeRegs(bpfasm.Writes(code.Insns), clobbers)
+	if out == nil && written != nil {
+		// An input the code writes, with no output: GNU C leaves the
+		// result undefined, but clang keeps a register variable in the
+		// operand's register, so the variable holds what the code left
+		// there, and code relies on it (tracee clamps a size with "if
+		// %[size] < %[max] goto +1; %[size] = %[max]" on an input before
+		// passing it to bpf_perf_event_output). Such a variable gets the
+		// register back.
+		if lv, ok := fl.registerVariable(written.expr); ok {
+			out, outLv, code.Out = written, lv, writtenReg
+		}
+	}
 	if out != nil {
 		code.Writes = mergeRegs(code.Writes, []asm.Register{code.Out})
 		in.Dst = fl.tmp()
@@ -476,4 +495,19 @@ func allScalar(ops []asmOperand) bool {
 		}
 	}
 	return true
+}
+
+// registerVariable returns the lvalue of e when e names a scalar local
+// that lives in a register (its address is never taken).
+func (fl *fnLowerer) registerVariable(e cc.ExpressionNode) (lvalue, bool) {
+	id := ident(e)
+	if id == nil {
+		return lvalue{}, false
+	}
+	d := declOf(id)
+	if d == nil || fl.vars[d] == nil || fl.vars[d].slot != nil || fl.vars[d].ptr != 0 || !isScalar(e.Type()) {
+		return lvalue{}, false
+	}
+	lv := fl.lvalueOf(e)
+	return lv, lv.reg != nil
 }
