@@ -47,6 +47,11 @@ const (
 // does; one it cannot becomes a trap carrying its Note.
 const StrcmpSym = "__bpfcc_strcmp"
 
+// StrlenSym is the callee of an OpCallFunc that __builtin_strlen(s)
+// lowers to when s is no string literal there (Args: the pointer); it is
+// folded like StrcmpSym.
+const StrlenSym = "__bpfcc_strlen"
+
 // ConstPSym is the callee of an OpCallFunc that __builtin_constant_p(x)
 // lowers to when the front end could not decide it: code generation
 // replaces it with 1 when inlining and folding made x a constant, else 0,

@@ -169,6 +169,23 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			return zero, true
 		}
 		return fl.memcmp(fl.rvalue(args[0]), fl.rvalue(args[1]), n, t), true
+	case "__builtin_strlen":
+		// Of a string literal, folded as clang folds it (tracee's logging
+		// measures __FILE__ passed to an always-inline function: codegen
+		// folds that once inlining binds the parameter to the literal).
+		if !need(1) {
+			return zero, true
+		}
+		if a, ok := stringLiteral(args[0]); ok {
+			if i := strings.IndexByte(a, 0); i >= 0 {
+				a = a[:i]
+			}
+			return value{op: ir.Imm(int64(len(a))), t: t}, true
+		}
+		p := fl.rvalue(args[0])
+		fl.setPos(x)
+		return fl.emitCall(&ir.Instr{Op: ir.OpCallFunc, Sym: ir.StrlenSym, Args: []ir.Operand{ir.R(fl.toReg(p))},
+			Note: "__builtin_strlen is supported only of a string literal (BPF has no strlen)"}, t), true
 	case "__builtin_strcmp":
 		// Of two string literals (bpf_cmp_likely's operator tests),
 		// folded as clang folds it.

@@ -178,8 +178,11 @@ func (fl *fnLowerer) preserveFieldInfo(x *cc.PostfixExpression, args []cc.Expres
 	fl.preserve++
 	lv := fl.lvalueOf(args[0])
 	fl.preserve--
-	if lv.core == nil || lv.base == 0 {
-		fl.l.errorf(args[0], "%s needs a member access through a pointer (p->field or ((T *)0)->field)", name)
+	if lv.core == nil || lv.base == 0 && lv.slot == nil {
+		// A member of a local object (`bpf_core_field_exists(to.cap)`,
+		// tracee's capabilities.h) relocates as clang relocates it: the
+		// field's information does not depend on where the object is.
+		fl.l.errorf(args[0], "%s needs a member access (p->field, s.field or ((T *)0)->field)", name)
 		return value{op: ir.Imm(0), t: t}
 	}
 	local := fieldInfo(kind, lv)

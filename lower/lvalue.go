@@ -41,7 +41,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			case lv.core == nil && lv.base != 0 && lv.off == 0 && f != nil:
 				// (*p).f: a chain starts as it would for p->f.
 				lv.core = fl.startCore(fl.objType(x.PostfixExpression), 0)
-			case lv.core == nil && lv.slot != nil && f != nil && fl.l.u.PreservesAccessIndex(fl.objType(x.PostfixExpression)):
+			case lv.core == nil && lv.slot != nil && f != nil && (fl.preserve > 0 || fl.l.u.PreservesAccessIndex(fl.objType(x.PostfixExpression))):
 				// A local copy of a kernel record (filled by bpf_core_read)
 				// has the kernel's layout: its members relocate too, as
 				// with clang. (Not under __builtin_preserve_access_index

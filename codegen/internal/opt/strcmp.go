@@ -8,7 +8,8 @@ import (
 )
 
 // foldStrcmps folds the __builtin_strcmp calls (ir.StrcmpSym) whose two
-// pointers inlining showed to be string literals: an always-inline helper
+// pointers inlining showed to be string literals, and the __builtin_strlen
+// calls (ir.StrlenSym) of one: an always-inline helper
 // comparing its parameter with each of a list of names, called with a
 // literal (tetragon's file ids from __FILE_NAME__), as clang folds them.
 func foldStrcmps(f *ir.Func, pc *passCtx) { foldStrcmpsIn(f, pc, false) }
@@ -21,11 +22,19 @@ func foldStrcmpsIn(f *ir.Func, pc *passCtx, last bool) {
 	var defs map[ir.Reg][]*ir.Instr
 	for _, b := range f.Blocks {
 		for i, in := range b.Instrs {
-			if in.Op != ir.OpCallFunc || in.Sym != ir.StrcmpSym {
+			if in.Op != ir.OpCallFunc || (in.Sym != ir.StrcmpSym && in.Sym != ir.StrlenSym) {
 				continue
 			}
 			if defs == nil {
 				defs = defsOf(f)
+			}
+			if in.Sym == ir.StrlenSym {
+				if x, ok := literalAt(f, pc, defs, in.Args[0]); ok {
+					b.Instrs[i] = &ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.Imm(int64(len(x))), Pos: in.Pos}
+				} else if last {
+					b.Instrs[i] = &ir.Instr{Op: ir.OpCallFunc, Sym: ir.TrapSym, Note: in.Note, Pos: in.Pos}
+				}
+				continue
 			}
 			x, okX := literalAt(f, pc, defs, in.Args[0])
 			y, okY := literalAt(f, pc, defs, in.Args[1])
