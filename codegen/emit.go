@@ -613,8 +613,8 @@ func triangleArm(blocks []emitted, target, preds []int, a, b int) (int, bool) {
 
 // likelyArm reports the successor branch t is expected to take (see
 // ir.Likely): with no other rule deciding, layout places it next, as
-// clang's block placement follows its static branch probabilities (a
-// pointer equality or a test against 0 unlikely). The verifier then walks
+// clang's block placement follows its static branch probabilities (two
+// pointers equal unlikely). The verifier then walks
 // the likely path first, as it does clang's: in an unrolled path walk
 // (inspektor-gadget's get_path_str) the longer arm's wider state is
 // recorded first and the skipping arm's is pruned against it.

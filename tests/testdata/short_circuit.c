@@ -54,11 +54,8 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: if w[[Z]] != 0 goto
 // CHECK: r1 = 0
 // CHECK-NEXT: call bump
-// CHECK-NEXT: if w0 == 0 goto {{[+][0-9]+}} <[[C1:[0-9]+]]>
-// CHECK-NEXT: r1 = 1
-// CHECK-NEXT: call bump
-// CHECK-NEXT: if w0 != 0 goto
-// CHECK-NEXT: [[C1]]: r[[C:[0-9]]] = calls ll
+// CHECK-NEXT: if w0 != 0 goto {{[+][0-9]+}} <[[AND:[0-9]+]]>
+// CHECK-NEXT: [[C1:[0-9]+]]: r[[C:[0-9]]] = calls ll
 // CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 0)
 // CHECK-NEXT: if w[[C]] != 1 goto
 // CHECK-NEXT: r1 = 1
@@ -67,18 +64,13 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: [[C2:[0-9]+]]: r[[C:[0-9]]] = calls ll
 // CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 0)
 // CHECK-NEXT: if w[[C]] != 2 goto
-// CHECK-NEXT: r1 = 1
-// CHECK-NEXT: call bump
-// CHECK-NEXT: if w0 == 0 goto {{[+][0-9]+}} <[[AND:[0-9]+]]>
-// CHECK-NEXT: r1 = 0
-// CHECK-NEXT: call bump
-// CHECK-NEXT: if w0 == 0 goto {{[+][0-9]+}} <[[AND]]>
-// CHECK-NEXT: [[C3:[0-9]+]]: r[[C:[0-9]]] = calls ll
+// CHECK: r[[C:[0-9]]] = calls ll
 // CHECK-NEXT: r[[C]] = *(u32 *)(r[[C]] + 0)
 // CHECK-NEXT: if w[[C]] != 5 goto
-// CHECK: [[OR]]: r1 = 1
-// CHECK-NEXT: call bump
-// CHECK-NEXT: if w0 != 0 goto -{{[0-9]+}} <[[C2]]>
 // CHECK: [[AND]]: r1 = 1
 // CHECK-NEXT: call bump
-// CHECK-NEXT: if w0 != 0 goto -{{[0-9]+}} <[[C3]]>
+// CHECK-NEXT: if w0 != 0 goto
+// CHECK-NEXT: goto -{{[0-9]+}} <[[C1]]>
+// CHECK-NEXT: [[OR]]: r1 = 1
+// CHECK-NEXT: call bump
+// CHECK-NEXT: if w0 != 0 goto -{{[0-9]+}} <[[C2]]>

@@ -46,9 +46,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: add: (section .text,
 // CHECK-NEXT: r[[C:[0-9]]] = *(u32 *)(r1 + 24)
-// CHECK-NEXT: if w[[C]] == 0 goto
-// CHECK-NEXT: r[[M:[0-9]]] = *(u64 *)(r1 + 0)
-// CHECK-NEXT: if r2 >= r[[M]] goto
+// CHECK-NEXT: if w[[C]] != 0 goto
 // CHECK-NEXT: *(u64 *)(r1 + 0) = r2
 // CHECK: *(u64 *)(r1 + 8) = r2
 // CHECK: *(u64 *)(r1 + 16) = r{{[0-9]}}
