@@ -101,6 +101,7 @@ var passes = []pass{
 	{name: "exts2", fn: dropExtensions},
 	{name: "dce2", fn: eliminateDeadCode},
 	{name: "merge", fn: mergeStores},
+	{name: "copies", fn: widenCopies},
 	{name: "cfg2", fn: simplifyCFG},
 	{name: "dce3", fn: eliminateDeadCode},
 	{name: "sinkcore", fn: sinkCoreRelocs},
@@ -160,6 +161,8 @@ var passOrder = []struct{ a, b, why string }{
 	{"exts2", "dce2", "dead-code elimination drops what the copies make dead"},
 	{"dce2", "merge", "dead stores are gone before runs of stores are merged"},
 	{"merge", "legalize", "legalize sees the merged stores' immediates"},
+	{"dce2", "copies", "copies sees each loaded value's last uses"},
+	{"copies", "dce3", "dce3 drops the narrow loads a widened copy leaves"},
 	{"legalize", "unreachable2", "the back end gets blocks numbered in order, all reachable"},
 }
 

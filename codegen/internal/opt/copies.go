@@ -1,0 +1,184 @@
+package opt
+
+import (
+	"slices"
+
+	"github.com/bpfcc/bpfcc/ir"
+)
+
+// widenCopies rewrites a copy between two stack objects made of narrow
+// loads and stores (each loaded value, through copies, stored once, at the
+// same distance from where it was read) as the widest aligned loads and
+// stores of the same bytes, placed at the copy's last store. A struct
+// returned by value from an inlined function is copied byte by byte when
+// its type is byte-aligned, and once promote has removed the object in
+// between, all its bytes are loaded before any is stored: tracee's
+// get_unix_sock_addr (a 110-byte sockaddr_un) held 110 registers across
+// the copy and spilled them, a frame over 512 bytes where clang's is 272;
+// elastic/ebpf's packed event key was copied in 8 byte loads and stores.
+//
+// The wide copy reads the source at the last store, so nothing between
+// the first load and the last store may write memory but the copy's own
+// stores, and nothing may read the destination bytes before they are all
+// written. Stack objects of 8 bytes or more are 8-aligned (layoutSlots),
+// smaller ones at their own alignment.
+func widenCopies(f *ir.Func, _ *passCtx) {
+	uses := useCounts(f)
+	for _, b := range f.Blocks {
+		for widenCopiesIn(f, b, uses) {
+		}
+	}
+}
+
+// copyElem is one byte range of a copy: the load at index ld reads
+// src+off, the store at index st writes dst+off+delta.
+type copyElem struct {
+	ld, st int
+	off    int64
+	size   int
+}
+
+func widenCopiesIn(f *ir.Func, b *ir.Block, uses map[ir.Reg]int) bool {
+	type source struct {
+		at   int // the load's index
+		slot *ir.Slot
+		off  int64
+		size int
+	}
+	src := map[ir.Reg]source{}
+	type key struct {
+		src, dst *ir.Slot
+		delta    int64
+	}
+	groups := map[key][]copyElem{}
+	var order []key
+	for i, in := range b.Instrs {
+		switch {
+		case in.Op == ir.OpLoad && plainSlotAccess(in) && !in.Signed:
+			src[in.Dst] = source{i, in.Slot, in.Off, in.Size}
+			continue
+		case in.Op == ir.OpMov && !in.A.IsImm && uses[in.A.Reg] == 1:
+			if s, ok := src[in.A.Reg]; ok {
+				src[in.Dst] = s
+				continue
+			}
+		case in.Op == ir.OpStore && plainSlotAccess(in) && !in.B.IsImm && uses[in.B.Reg] == 1:
+			if s, ok := src[in.B.Reg]; ok && s.size == in.Size && s.slot != in.Slot {
+				k := key{s.slot, in.Slot, in.Off - s.off}
+				if groups[k] == nil {
+					order = append(order, k)
+				}
+				groups[k] = append(groups[k], copyElem{ld: s.at, st: i, off: s.off, size: in.Size})
+			}
+		}
+		if in.Dst != 0 {
+			delete(src, in.Dst)
+		}
+	}
+	for _, k := range order {
+		for _, run := range contiguousRuns(groups[k]) {
+			if len(run) < 2 || !widenRun(f, b, k.src, k.dst, k.delta, run) {
+				continue
+			}
+			return true // indices moved: scan the block again
+		}
+	}
+	return false
+}
+
+// plainSlotAccess reports whether in reads or writes bytes of a stack
+// object that may be rewritten, within it.
+func plainSlotAccess(in *ir.Instr) bool {
+	return in.Slot != nil && !in.Slot.Volatile && !in.Volatile && in.Core == nil &&
+		in.Off >= 0 && in.Off+int64(in.Size) <= int64(in.Slot.Size)
+}
+
+// contiguousRuns splits copy elements into runs of adjacent byte ranges,
+// by source offset.
+func contiguousRuns(es []copyElem) [][]copyElem {
+	es = slices.Clone(es)
+	slices.SortFunc(es, func(a, b copyElem) int { return int(a.off - b.off) })
+	var runs [][]copyElem
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].off == es[j-1].off+int64(es[j-1].size) {
+			j++
+		}
+		runs = append(runs, es[i:j])
+		i = j
+	}
+	return runs
+}
+
+// slotAlign is the alignment layoutSlots gives a stack object.
+func slotAlign(s *ir.Slot) int64 {
+	if s.Size >= 8 {
+		return 8
+	}
+	return int64(max(s.Align, 1))
+}
+
+// widenRun replaces the stores of run (a copy from src to dst+delta) by
+// wider loads and stores at its last store, when that needs fewer
+// instructions and nothing in between touches the bytes.
+func widenRun(f *ir.Func, b *ir.Block, src, dst *ir.Slot, delta int64, run []copyElem) bool {
+	first, last := len(b.Instrs), 0
+	own := map[int]bool{}
+	for _, e := range run {
+		first, last = min(first, e.ld), max(last, e.st)
+		own[e.st] = true
+	}
+	lo, hi := run[0].off, run[len(run)-1].off+int64(run[len(run)-1].size)
+	for i := first; i <= last; i++ {
+		in := b.Instrs[i]
+		if own[i] {
+			continue
+		}
+		switch in.Op {
+		case ir.OpStore, ir.OpAtomic, ir.OpCall, ir.OpCallFunc, ir.OpAsm:
+			return false
+		case ir.OpLoad:
+			if in.Slot == nil && i > first {
+				return false // through a pointer: it may read dst
+			}
+			if in.Slot == dst && in.Off < hi+delta && lo+delta < in.Off+int64(in.Size) {
+				return false
+			}
+		}
+	}
+	// The widest aligned pieces: both addresses share their alignment.
+	ga := min(slotAlign(src), slotAlign(dst))
+	var pieces [][2]int64 // offset, size
+	for off := lo; off < hi; {
+		size := int64(8)
+		for size > 1 && ((off%ga+ga)%size != 0 || (off+delta)%size != 0 || off+size > hi || size > ga) {
+			size /= 2
+		}
+		pieces = append(pieces, [2]int64{off, size})
+		off += size
+	}
+	if len(pieces) >= len(run) {
+		return false
+	}
+	pos := b.Instrs[last].Pos
+	var wide []*ir.Instr
+	for _, p := range pieces {
+		r := f.NewReg()
+		wide = append(wide,
+			&ir.Instr{Op: ir.OpLoad, Dst: r, Slot: src, Off: p[0], Size: int(p[1]), Space: ir.SpaceStack, Pos: pos},
+			&ir.Instr{Op: ir.OpStore, Slot: dst, Off: p[0] + delta, B: ir.R(r), Size: int(p[1]), Space: ir.SpaceStack, Pos: pos})
+	}
+	var out []*ir.Instr
+	for i, in := range b.Instrs {
+		switch {
+		case i == last:
+			out = append(out, wide...)
+		case own[i]:
+			// Replaced; its load and copies are left to dce.
+		default:
+			out = append(out, in)
+		}
+	}
+	b.Instrs = out
+	return true
+}
