@@ -88,3 +88,16 @@ func TestFoldedConstArraySize(t *testing.T) {
 		}
 	}
 }
+
+// GNU attributes after a label's colon are the label's (cilium writes
+// `out: __maybe_unused` before a statement), and a label followed by an
+// attributed declaration still declares.
+func TestLabelAttributes(t *testing.T) {
+	src := "#define __maybe_unused __attribute__((unused))\n" +
+		"int f(int x) {\n if (x) goto out;\n x = 2;\nout: __maybe_unused\n return x;\n" +
+		"b: __attribute__((unused)) __attribute__((cold)) ;\n" +
+		"c: __attribute__((aligned(8))) int y = x; return y;\n}\n"
+	if _, err := Parse("label.c", Options{Source: []byte(src)}); err != nil {
+		t.Fatal(err)
+	}
+}

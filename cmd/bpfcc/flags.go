@@ -273,7 +273,12 @@ func parseArgs(args []string) (*config, error) {
 				err = fmt.Errorf("unknown %s (want -mcpu=v1, v2, v3 or v4)", a)
 			}
 		case a == "-target" || a == "--target":
-			_, err = next(&i, a) // accepted for clang command-line compatibility
+			if v, err = next(&i, a); err == nil {
+				err = checkTarget(v)
+			}
+		case strings.HasPrefix(a, "--target="):
+			// Cilium's Makefile.bpf spells it so.
+			err = checkTarget(strings.TrimPrefix(a, "--target="))
 		case a == "-isystem" || a == "-idirafter":
 			v, err = next(&i, a)
 			if a == "-isystem" {
@@ -470,3 +475,15 @@ func commandLine(v string) ([]string, error) {
 }
 
 func dumpIR(m *ir.Module) { fmt.Fprintln(os.Stderr, m) }
+
+// checkTarget accepts clang's names of the little-endian BPF target.
+func checkTarget(t string) error {
+	arch, _, _ := strings.Cut(t, "-")
+	switch arch {
+	case "bpf", "bpfel":
+		return nil
+	case "bpfeb":
+		return fmt.Errorf("target %q: big-endian BPF is not supported (bpfcc compiles for bpf, little-endian)", t)
+	}
+	return fmt.Errorf("unsupported target %q: bpfcc compiles for bpf", t)
+}

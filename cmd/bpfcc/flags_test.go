@@ -20,7 +20,7 @@ func TestClangCompatFlags(t *testing.T) {
 		"-fpie", "-fPIC", "-ferror-limit=0", "-fmacro-prefix-map=/a=.", "-fdebug-prefix-map=/a=.",
 		"-fdebug-default-version=4", "-gdwarf-4", "-mllvm", "-bpf-expand-memcpy-in-order", "-mattr=+alu32", "-Oz",
 		"-fno-inline", "-fvisibility=hidden", "-fno-builtin-memcpy", "-fwrapv", "-fdebug-compilation-dir", ".",
-		"-fdebug-compilation-dir=/src", "p.c"})
+		"-fdebug-compilation-dir=/src", "--target=bpf", "--target", "bpfel-unknown-none", "p.c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +39,8 @@ func TestClangCompatFlags(t *testing.T) {
 		{"-march=x86-64", "BPF only"},
 		{"-funsigned-char", "char is signed"},
 		{"-fshort-enums", "int-sized"},
+		{"--target=bpfeb", "big-endian"},
+		{"--target=x86_64-linux-gnu", "unsupported target"},
 	} {
 		var so, se bytes.Buffer
 		if code := run([]string{tc.arg, "p.c"}, &so, &se); code != exitUsage || !strings.Contains(se.String(), tc.want) {

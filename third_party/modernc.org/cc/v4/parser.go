@@ -961,6 +961,16 @@ func (p *parser) labeledStatement(declOK bool) (r *LabeledStatement) {
 		return r
 	case rune(IDENTIFIER):
 		r = &LabeledStatement{Case: LabeledStatementLabel, Token: p.shift(false), Token2: p.must(':'), lexicalScope: (*lexicalScope)(p.scope), switchCtx: p.switchCtx}
+		// bpfcc: GNU attributes of the label ("out: __attribute__((unused))
+		// return ret;", cilium's __maybe_unused labels), when what follows
+		// them is no declaration, are the label's: skipped.
+		if i := p.skipAttributeSpecifiers(0); i > 0 {
+			if ch := p.peek(i, true).Ch; !p.isDeclarationSpecifier(ch, true) && ch != rune(STATICASSERT) && ch != rune(AUTOTYPE) {
+				for ; i > 0; i-- {
+					p.shift(false)
+				}
+			}
+		}
 		r.Statement = p.labeledStatementBody(declOK, r.Token2)
 		switch {
 		case p.fnScope == nil:
