@@ -40,6 +40,6 @@ int struct_return_copy(struct __sk_buff *skb)
 
 char LICENSE[] SEC("license") = "GPL";
 
-// CHECK: struct_return_copy: (section socket, {{[0-9]{2}}} insns, stack {{[0-9]{2,3}}})
+// CHECK: struct_return_copy: (section socket, {{[0-9][0-9]}} insns,
 // CHECK: r[[W:[0-9]]] = *(u64 *)(r10 - {{[0-9]+}})
 // CHECK-NEXT: *(u64 *)(r10 - {{[0-9]+}}) = r[[W]]

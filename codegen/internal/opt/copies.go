@@ -27,7 +27,164 @@ func widenCopies(f *ir.Func, _ *passCtx) {
 	for _, b := range f.Blocks {
 		for widenCopiesIn(f, b, uses) {
 		}
+		for joinShiftedStores(f, b) {
+		}
+		joinByteLoads(b)
 	}
+}
+
+// joinByteLoads rewrites a value assembled from byte loads of consecutive
+// bytes of a stack object (b0 | b1 << 8 | ...: a 64-bit member of a
+// packed struct read) as one load, where the object's alignment allows
+// it and no store between the first byte load and the assembled value
+// can change the bytes.
+func joinByteLoads(b *ir.Block) {
+	type byteSrc struct {
+		slot *ir.Slot
+		off  int64
+		at   int // the load's index
+	}
+	// parts maps a register to the bytes it is assembled from, by byte
+	// position; a register absent holds no such value.
+	parts := map[ir.Reg]map[int64]byteSrc{}
+	lastStore := -1
+	for i, in := range b.Instrs {
+		var v map[int64]byteSrc
+		switch {
+		case in.Op == ir.OpLoad && in.Size == 1 && !in.Signed && plainSlotAccess(in):
+			v = map[int64]byteSrc{0: {in.Slot, in.Off, i}}
+		case in.Op == ir.OpALU && !in.W32 && in.ALU == ir.Lsh && !in.A.IsImm && in.B.IsImm && in.B.Imm%8 == 0 && in.B.Imm > 0 && in.B.Imm < 64:
+			if a := parts[in.A.Reg]; len(a) == 1 && a[0].slot != nil {
+				v = map[int64]byteSrc{in.B.Imm / 8: a[0]}
+			}
+		case in.Op == ir.OpALU && !in.W32 && in.ALU == ir.Or && !in.A.IsImm && !in.B.IsImm:
+			a, c := parts[in.A.Reg], parts[in.B.Reg]
+			if a != nil && c != nil {
+				v = map[int64]byteSrc{}
+				for k, x := range a {
+					v[k] = x
+				}
+				for k, x := range c {
+					if _, dup := v[k]; dup {
+						v = nil
+						break
+					}
+					v[k] = x
+				}
+			}
+		}
+		if in.Op == ir.OpStore || in.Op == ir.OpAtomic || in.Op == ir.OpCall || in.Op == ir.OpCallFunc || in.Op == ir.OpAsm {
+			lastStore = i
+		}
+		if in.Dst == 0 {
+			continue
+		}
+		delete(parts, in.Dst)
+		if v == nil {
+			continue
+		}
+		parts[in.Dst] = v
+		n := int64(len(v))
+		if in.Op != ir.OpALU || in.ALU != ir.Or || (n != 2 && n != 4 && n != 8) {
+			continue
+		}
+		first, ok := v[0]
+		for k := int64(0); ok && k < n; k++ {
+			x, has := v[k]
+			ok = has && x.slot == first.slot && x.off == first.off+k && x.at > lastStore
+		}
+		if ok && first.off%n == 0 && slotAlign(first.slot) >= n {
+			*in = ir.Instr{Op: ir.OpLoad, Dst: in.Dst, Slot: first.slot, Off: first.off, Size: int(n), Space: ir.SpaceStack, Pos: in.Pos}
+		}
+	}
+}
+
+// joinShiftedStores rewrites the byte stores of one register's bytes to
+// consecutive bytes of a stack object (store r, then r >> 8, r >> 16, ...:
+// a 64-bit member of a packed struct) as one store of the register, where
+// the object's alignment allows it, at the last of them: cilium's packed
+// union v6addr, copied as two u64 into an 8-aligned key, was 16 byte
+// stores per address.
+func joinShiftedStores(f *ir.Func, b *ir.Block) bool {
+	defs := map[ir.Reg]*ir.Instr{}
+	for _, in := range b.Instrs {
+		if in.Dst != 0 {
+			defs[in.Dst] = in
+		}
+	}
+	// byteOf reads v as byte k of register r: r itself (k 0) or r >> 8k.
+	byteOf := func(v ir.Operand) (ir.Reg, int64) {
+		if v.IsImm {
+			return 0, -1
+		}
+		if d := defs[v.Reg]; d != nil && d.Op == ir.OpALU && !d.W32 && (d.ALU == ir.Rsh || d.ALU == ir.Arsh) && !d.A.IsImm && d.B.IsImm && d.B.Imm%8 == 0 && d.B.Imm > 0 && d.B.Imm < 64 {
+			return d.A.Reg, d.B.Imm / 8
+		}
+		return v.Reg, 0
+	}
+	for i, in := range b.Instrs {
+		if in.Op != ir.OpStore || in.Size != 1 || !plainSlotAccess(in) {
+			continue
+		}
+		r, k := byteOf(in.B)
+		if k != 0 {
+			continue
+		}
+		// The stores of bytes 1, 2, ... of r at the next addresses, with
+		// no other memory access in between.
+		at := map[int64]int{0: i}
+		for j := i + 1; j < len(b.Instrs); j++ {
+			x := b.Instrs[j]
+			if x.Op == ir.OpStore && x.Size == 1 && x.Slot == in.Slot && plainSlotAccess(x) {
+				if xr, xk := byteOf(x.B); xr == r && xk > 0 && x.Off == in.Off+xk {
+					if _, dup := at[xk]; !dup {
+						at[xk] = j
+						continue
+					}
+				}
+			}
+			if touchesMemory(x) || x.Dst == r {
+				break
+			}
+		}
+		n := int64(len(at))
+		for n > 1 && (n&(n-1) != 0 || in.Off%n != 0 || slotAlign(in.Slot) < n || !allBytes(at, n)) {
+			n /= 2
+		}
+		if n < 2 {
+			continue
+		}
+		drop := map[int]bool{}
+		end := i
+		for k := int64(0); k < n; k++ {
+			drop[at[k]] = true
+			end = max(end, at[k])
+		}
+		wide := &ir.Instr{Op: ir.OpStore, Slot: in.Slot, Off: in.Off, B: ir.R(r), Size: int(n), Space: ir.SpaceStack, Pos: b.Instrs[end].Pos}
+		var out []*ir.Instr
+		for j, x := range b.Instrs {
+			switch {
+			case j == end:
+				out = append(out, wide)
+			case drop[j]:
+			default:
+				out = append(out, x)
+			}
+		}
+		b.Instrs = out
+		return true
+	}
+	return false
+}
+
+// allBytes reports whether at holds bytes 0 to n-1.
+func allBytes(at map[int64]int, n int64) bool {
+	for k := int64(0); k < n; k++ {
+		if _, ok := at[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // copyElem is one byte range of a copy: the load at index ld reads
