@@ -229,6 +229,13 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 					if !a.IsImm {
 						for s := range taint[a.Reg] {
 							touch(s, b, i, !contains(reads, k))
+							// The objects whose addresses it holds are
+							// within the helper's reach too (bpf_loop's
+							// callback follows a pointer in its context:
+							// selftests' pyperf600_bpf_loop).
+							for h := range heldFrom(held, s) {
+								touch(h, b, i, true)
+							}
 						}
 					}
 				}
@@ -347,6 +354,24 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 
 // slotSet is a set of stack objects; its maps' add reports a change.
 type slotSet map[*ir.Slot]bool
+
+// heldFrom is the objects whose addresses s holds, directly or through
+// others.
+func heldFrom(held slotSlots, s *ir.Slot) slotSet {
+	out := slotSet{}
+	work := []*ir.Slot{s}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for h := range held[x] {
+			if !out[h] {
+				out[h] = true
+				work = append(work, h)
+			}
+		}
+	}
+	return out
+}
 
 func contains(l []int, k int) bool {
 	for _, x := range l {

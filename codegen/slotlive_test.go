@@ -103,9 +103,18 @@ b2:
   goto b3
 b3:
   r4 = load.u64 [s2] stack
-  r6 = frame s2
-  call 4(r6, 8, r4)
+  call 4(r1, 8, r4)
   ret 0`, true},
+		{"address held by an object a helper is given", `
+b0:
+  r2 = frame s0
+  call 16(r2, 64)
+  store.u64 [s2], r2 stack
+  r3 = frame s1
+  call 16(r3, 64)
+  r4 = frame s2
+  call 181(8, 0, r4, 0)
+  ret 0`, false},
 		{"address passed to a BPF function", `
 b0:
   r2 = frame s0
