@@ -94,9 +94,9 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 	var (
 		// taint: the slots whose address a register may hold, by any of
 		// its definitions (registers are not SSA: flow-insensitive).
-		taint = regSlots{}
+		taint = slotSets[ir.Reg]{}
 		// held: the slots whose address a slot's memory may hold.
-		held    = slotSlots{}
+		held    = slotSets[*ir.Slot]{}
 		escaped = slotSet{}
 		// impure: registers some definition of which is not an address
 		// into a slot (a load, a call, a parameter...): they may point
@@ -352,12 +352,12 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 	return ranges
 }
 
-// slotSet is a set of stack objects; its maps' add reports a change.
+// slotSet is a set of stack objects.
 type slotSet map[*ir.Slot]bool
 
 // heldFrom is the objects whose addresses s holds, directly or through
 // others.
-func heldFrom(held slotSlots, s *ir.Slot) slotSet {
+func heldFrom(held slotSets[*ir.Slot], s *ir.Slot) slotSet {
 	out := slotSet{}
 	work := []*ir.Slot{s}
 	for len(work) > 0 {
@@ -382,22 +382,11 @@ func contains(l []int, k int) bool {
 	return false
 }
 
-type regSlots map[ir.Reg]slotSet
+// slotSets maps a register or an object to a set of objects; add reports
+// a change.
+type slotSets[K comparable] map[K]slotSet
 
-func (m regSlots) add(r ir.Reg, s *ir.Slot) bool {
-	if m[r] == nil {
-		m[r] = slotSet{}
-	}
-	if m[r][s] {
-		return false
-	}
-	m[r][s] = true
-	return true
-}
-
-type slotSlots map[*ir.Slot]slotSet
-
-func (m slotSlots) add(k, s *ir.Slot) bool {
+func (m slotSets[K]) add(k K, s *ir.Slot) bool {
 	if m[k] == nil {
 		m[k] = slotSet{}
 	}
