@@ -57,12 +57,15 @@ func Inline(m *ir.Module, optLevel int) error {
 				return false
 			}
 			n := size(c)
-			if !c.Static && !c.Hidden && returnsNonScalar(c) {
+			if !c.Static && !c.Hidden && (returnsNonScalar(c) || unsizedPointerParam(c)) {
 				// The verifier refuses a call to a global function
 				// that returns a pointer ("Global function ... doesn't
 				// return scalar"): clang's inlining at a call with a
 				// constant argument hides it (ecapture's
-				// go_get_argument_by_reg); inlined at any size.
+				// go_get_argument_by_reg); inlined at any size. So is
+				// one taking a pointer to void or to a type of unknown
+				// size: "reference type('UNKNOWN ') size cannot be
+				// determined" (tracee's murmur32(const void *key, ...)).
 				return true
 			}
 			if !c.Static && !c.Hidden {
@@ -114,6 +117,34 @@ func Inline(m *ir.Module, optLevel int) error {
 		}
 	}
 	return nil
+}
+
+// unsizedPointerParam reports a function whose BTF parameters include a
+// pointer to void, to a function or to a type without a size: the
+// verifier cannot check a global function's memory argument of that type.
+func unsizedPointerParam(f *ir.Func) bool {
+	if f.BTF == nil {
+		return false
+	}
+	fp, ok := f.BTF.Type.(*btf.FuncProto)
+	if !ok {
+		return false
+	}
+	for _, p := range fp.Params {
+		ptr, ok := btf.UnderlyingType(p.Type).(*btf.Pointer)
+		if !ok {
+			continue
+		}
+		switch t := btf.UnderlyingType(ptr.Target).(type) {
+		case *btf.Void, *btf.FuncProto, *btf.Fwd:
+			return true
+		case *btf.Struct:
+			if t.Size == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // returnsNonScalar reports a function whose BTF result is a pointer, a
