@@ -130,9 +130,11 @@ func unsizedPointerParam(f *ir.Func) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range fp.Params {
+	for i, p := range fp.Params {
 		ptr, ok := btf.UnderlyingType(p.Type).(*btf.Pointer)
-		if !ok {
+		if !ok || i < len(f.BTF.ParamTags) && len(f.BTF.ParamTags[i]) > 0 {
+			// A tagged argument (__arg_ctx, __arg_nullable...) is one
+			// the verifier knows how to check.
 			continue
 		}
 		switch t := btf.UnderlyingType(ptr.Target).(type) {
