@@ -40,6 +40,13 @@ func (p *printer) text(s string) {
 	io.WriteString(p.out, s)
 }
 
+// header writes a line that is not a result (an --interval print's time).
+func (p *printer) header(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.out, s)
+}
+
 func (p *printer) diag(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

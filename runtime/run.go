@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,11 @@ type Options struct {
 	PID int
 	// Duration stops the run after this long (--duration); 0 means no limit.
 	Duration time.Duration
+	// Interval prints the maps every Interval while the run lasts, as
+	// bpftrace's interval probe prints them (--interval); 0 prints them
+	// only at the end. The values keep counting: each print is the total
+	// so far.
+	Interval time.Duration
 	// Command is started once the programs are loaded, held until they are
 	// attached, and its exit ends the run (-c, --); uprobes are limited to
 	// it and every process it starts. One element with spaces is split as
@@ -273,7 +279,8 @@ func printkPID(plans []plan, pid int) int {
 	return pid
 }
 
-// wait blocks until the run should end.
+// wait blocks until the run should end, printing the maps at each tick
+// of --interval.
 func (s *session) wait(ctx context.Context, sig <-chan os.Signal) {
 	var timer <-chan time.Time
 	if s.opts.Duration > 0 {
@@ -281,16 +288,48 @@ func (s *session) wait(ctx context.Context, sig <-chan os.Signal) {
 		defer t.Stop()
 		timer = t.C
 	}
+	var tick <-chan time.Time
+	if s.opts.Interval > 0 {
+		t := time.NewTicker(s.opts.Interval)
+		defer t.Stop()
+		tick = t.C
+	}
 	var cmdDone chan struct{}
 	if s.cmd != nil {
 		cmdDone = s.cmd.done
 	}
-	select {
-	case <-ctx.Done():
-	case <-sig:
-	case <-timer:
-	case <-cmdDone:
+	waitLoop(ctx, sig, timer, cmdDone, tick, s.printInterval)
+}
+
+// waitLoop returns when ctx ends, a signal or the timer arrives or done
+// closes, calling each for every tick before that.
+func waitLoop(ctx context.Context, sig <-chan os.Signal, timer <-chan time.Time, done <-chan struct{}, tick <-chan time.Time, each func(time.Time)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sig:
+			return
+		case <-timer:
+			return
+		case <-done:
+			return
+		case t := <-tick:
+			each(t)
+		}
 	}
+}
+
+// printInterval prints the maps as they are at t, under a line with the
+// time (text) or after an {"interval": ...} line (JSON).
+func (s *session) printInterval(t time.Time) {
+	if s.out.json {
+		b, _ := json.Marshal(map[string]string{"interval": t.Format(time.RFC3339Nano)})
+		s.out.header(string(b) + "\n")
+	} else {
+		s.out.header(t.Format("15:04:05") + "\n")
+	}
+	dumpMaps(s.spec, s.coll, s.opts, s.out, s.stacks)
 }
 
 // finish detaches the programs, prints what is still buffered and then the

@@ -80,6 +80,8 @@ Run options (with --load):
                    split like a shell's simple command: quotes and
                    backslashes, no pipes, redirections or expansion
   --duration D     stop after D (e.g. 5s)
+  --interval D     print the maps every D while the run lasts (totals so
+                   far, under the time), then at the end as always
   --iface NAME     network interface for XDP and TC programs
   --pin-path DIR   where maps pinned by name (LIBBPF_PIN_BY_NAME) are
                    pinned or found (default /sys/fs/bpf, as libbpf; the
@@ -145,6 +147,7 @@ type config struct {
 	pid      int
 	command  []string
 	duration time.Duration
+	interval time.Duration
 	iface    string
 	pinPath  string
 	json     bool
@@ -380,6 +383,14 @@ func parseArgs(args []string) (*config, error) {
 					err = fmt.Errorf("--duration %q: want a duration such as 500ms, 5s or 2m", v)
 				} else if c.duration <= 0 {
 					err = fmt.Errorf("--duration %q: want a positive duration such as 500ms, 5s or 2m (without --duration the run lasts until Ctrl-C)", v)
+				}
+			}
+		case a == "--interval":
+			v, err = next(&i, a)
+			if err == nil {
+				c.interval, err = time.ParseDuration(v)
+				if err != nil || c.interval <= 0 {
+					err = fmt.Errorf("--interval %q: want a positive duration such as 1s or 500ms", v)
 				}
 			}
 		case a == "--iface":

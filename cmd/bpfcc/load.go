@@ -114,7 +114,7 @@ func runLoad(cfg *config, stdout, stderr io.Writer) int {
 		debug.SetMemoryLimit(gcLimit)
 	}
 	ropts := runtime.Options{
-		Probe: rtProbe, Binary: cmp.Or(cfg.binary, inferred), PID: cfg.pid, Duration: cfg.duration, Command: cfg.command,
+		Probe: rtProbe, Binary: cmp.Or(cfg.binary, inferred), PID: cfg.pid, Duration: cfg.duration, Interval: cfg.interval, Command: cfg.command,
 		Iface: cfg.iface, PinPath: cfg.pinPath, Verbose: cfg.verbose, JSON: cfg.json, Folded: cfg.folded, Start: startTime,
 		Stdout: stdout, Stderr: stderr,
 	}

@@ -20,6 +20,8 @@ func TestRunArgsUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"--load", "p.c", "--duration", "-1s"}, `--duration "-1s": want a positive duration`},
+		{[]string{"--load", "p.c", "--interval", "0s"}, `--interval "0s": want a positive duration`},
+		{[]string{"--load", "p.c", "--interval", "often"}, `--interval "often": want a positive duration`},
 		{[]string{"--load", "p.c", "--duration", "0"}, `--duration "0": want a positive duration`},
 		{[]string{"--load", "p.c", "--duration", "soon"}, `--duration "soon": want a duration such as`},
 		{[]string{"--load", "p.c", "-c", ""}, "-c needs a command to run"},
