@@ -1,6 +1,9 @@
 package codegen
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/cilium/ebpf/asm"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -217,6 +220,10 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 	}
 	for _, b := range f.Blocks {
 		for i, in := range b.Instrs {
+			// Computing, copying or comparing an address is no access:
+			// an address taken early (hoisted, CSE'd) does not make the
+			// object live from there. (Inline asm and BPF calls make the
+			// objects they are given escape, below.)
 			switch in.Op {
 			case ir.OpLoad, ir.OpStore, ir.OpAtomic:
 				ts, _ := targets(in)
@@ -228,25 +235,15 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 				for k, a := range in.Args {
 					if !a.IsImm {
 						for s := range taint[a.Reg] {
-							touch(s, b, i, !contains(reads, k))
+							touch(s, b, i, !slices.Contains(reads, k))
 							// The objects whose addresses it holds are
 							// within the helper's reach too (bpf_loop's
 							// callback follows a pointer in its context:
 							// selftests' pyperf600_bpf_loop).
-							for h := range heldFrom(held, s) {
+							for h := range closure([]*ir.Slot{s}, func(x *ir.Slot) []*ir.Slot { return slices.Collect(maps.Keys(held[x])) }) {
 								touch(h, b, i, true)
 							}
 						}
-					}
-				}
-			}
-			// Computing, copying or comparing an address is no access:
-			// an address taken early (hoisted, CSE'd) does not make the
-			// object live from there.
-			if in.Op == ir.OpAsm {
-				for _, r := range regs(in) {
-					for s := range taint[r] {
-						touch(s, b, i, true)
 					}
 				}
 			}
@@ -300,35 +297,9 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 		}
 		// from: blocks an access reaches at entry; to: blocks from whose
 		// exit an access is reachable.
-		from := map[*ir.Block]bool{}
-		to := map[*ir.Block]bool{}
-		var work []*ir.Block
-		for b := range acc {
-			work = append(work, b)
-		}
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
-			for _, n := range b.Succs() {
-				if !from[n] {
-					from[n] = true
-					work = append(work, n)
-				}
-			}
-		}
-		for b := range acc {
-			work = append(work, b)
-		}
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
-			for _, p := range preds[b] {
-				if !to[p] {
-					to[p] = true
-					work = append(work, p)
-				}
-			}
-		}
+		accessed := slices.Collect(maps.Keys(acc))
+		from := closure(accessed, (*ir.Block).Succs)
+		to := closure(accessed, func(b *ir.Block) []*ir.Block { return preds[b] })
 		r := &slotRange{live: map[*ir.Block][2]int{}, writes: writes[s]}
 		for _, b := range f.Blocks {
 			sp := acc[b]
@@ -355,31 +326,21 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 // slotSet is a set of stack objects.
 type slotSet map[*ir.Slot]bool
 
-// heldFrom is the objects whose addresses s holds, directly or through
-// others.
-func heldFrom(held slotSets[*ir.Slot], s *ir.Slot) slotSet {
-	out := slotSet{}
-	work := []*ir.Slot{s}
+// closure is what next reaches from start in one step or more.
+func closure[T comparable](start []T, next func(T) []T) map[T]bool {
+	seen := map[T]bool{}
+	work := slices.Clone(start)
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
-		for h := range held[x] {
-			if !out[h] {
-				out[h] = true
-				work = append(work, h)
+		for _, y := range next(x) {
+			if !seen[y] {
+				seen[y] = true
+				work = append(work, y)
 			}
 		}
 	}
-	return out
-}
-
-func contains(l []int, k int) bool {
-	for _, x := range l {
-		if x == k {
-			return true
-		}
-	}
-	return false
+	return seen
 }
 
 // slotSets maps a register or an object to a set of objects; add reports

@@ -170,8 +170,8 @@ func splitConstIndexes(f *ir.Func) {
 		}
 		return parts{}, false
 	}
-	sums := map[ir.Reg]ir.Reg{} // r -> n = x + z, made once
-	var adds []*ir.Instr        // the n, each after its r
+	sums := map[ir.Reg]ir.Reg{}        // r -> n = x + z, made once
+	after := map[*ir.Instr]*ir.Instr{} // r's definition -> the n to follow it
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if (in.Op != ir.OpLoad && in.Op != ir.OpStore && in.Op != ir.OpAtomic) || in.Slot != nil || in.A.IsImm || in.Core != nil {
@@ -187,22 +187,22 @@ func splitConstIndexes(f *ir.Func) {
 				n = f.NewReg()
 				sums[r] = n
 				at := instr(r)
-				adds = append(adds, at, &ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: n, A: ir.R(p.x), B: ir.R(p.z), Pos: at.Pos})
+				after[at] = &ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: n, A: ir.R(p.x), B: ir.R(p.z), Pos: at.Pos}
 			}
 			in.A, in.Off = ir.R(n), in.Off+p.c
 		}
 	}
-	for i := 0; i < len(adds); i += 2 {
-		insertAfter(f, adds[i], adds[i+1])
+	if len(after) == 0 {
+		return
 	}
-}
-
-// insertAfter places add right after at in at's block.
-func insertAfter(f *ir.Func, at, add *ir.Instr) {
 	for _, b := range f.Blocks {
-		if i := slices.Index(b.Instrs, at); i >= 0 {
-			b.Instrs = slices.Insert(b.Instrs, i+1, add)
-			return
+		out := make([]*ir.Instr, 0, len(b.Instrs))
+		for _, in := range b.Instrs {
+			out = append(out, in)
+			if n := after[in]; n != nil {
+				out = append(out, n)
+			}
 		}
+		b.Instrs = out
 	}
 }

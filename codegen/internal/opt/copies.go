@@ -27,7 +27,7 @@ func widenCopies(f *ir.Func, _ *passCtx) {
 	for _, b := range f.Blocks {
 		for widenCopiesIn(f, b, uses) {
 		}
-		for joinShiftedStores(f, b) {
+		for joinShiftedStores(b) {
 		}
 		joinByteLoads(b)
 	}
@@ -105,38 +105,49 @@ func joinByteLoads(b *ir.Block) {
 // the object's alignment allows it, at the last of them: cilium's packed
 // union v6addr, copied as two u64 into an 8-aligned key, was 16 byte
 // stores per address.
-func joinShiftedStores(f *ir.Func, b *ir.Block) bool {
-	defs := map[ir.Reg]*ir.Instr{}
-	for _, in := range b.Instrs {
-		if in.Dst != 0 {
-			defs[in.Dst] = in
+func joinShiftedStores(b *ir.Block) bool {
+	// defBefore is the index of the last definition of r before j, -1
+	// if none in the block.
+	defBefore := func(j int, r ir.Reg) int {
+		for k := j - 1; k >= 0; k-- {
+			if b.Instrs[k].Dst == r {
+				return k
+			}
 		}
+		return -1
 	}
-	// byteOf reads v as byte k of register r: r itself (k 0) or r >> 8k.
-	byteOf := func(v ir.Operand) (ir.Reg, int64) {
+	// byteOf reads the value stored at j as byte k of a register r: r
+	// itself (k 0), or r >> 8k computed at index at (-1 for k 0).
+	byteOf := func(j int) (r ir.Reg, k int64, at int) {
+		v := b.Instrs[j].B
 		if v.IsImm {
-			return 0, -1
+			return 0, -1, -1
 		}
-		if d := defs[v.Reg]; d != nil && d.Op == ir.OpALU && !d.W32 && (d.ALU == ir.Rsh || d.ALU == ir.Arsh) && !d.A.IsImm && d.B.IsImm && d.B.Imm%8 == 0 && d.B.Imm > 0 && d.B.Imm < 64 {
-			return d.A.Reg, d.B.Imm / 8
+		if di := defBefore(j, v.Reg); di >= 0 {
+			d := b.Instrs[di]
+			if d.Op == ir.OpALU && !d.W32 && (d.ALU == ir.Rsh || d.ALU == ir.Arsh) && !d.A.IsImm && d.B.IsImm && d.B.Imm%8 == 0 && d.B.Imm > 0 && d.B.Imm < 64 {
+				return d.A.Reg, d.B.Imm / 8, di
+			}
 		}
-		return v.Reg, 0
+		return v.Reg, 0, -1
 	}
 	for i, in := range b.Instrs {
 		if in.Op != ir.OpStore || in.Size != 1 || !plainSlotAccess(in) {
 			continue
 		}
-		r, k := byteOf(in.B)
+		r, k, _ := byteOf(i)
 		if k != 0 {
 			continue
 		}
 		// The stores of bytes 1, 2, ... of r at the next addresses, with
-		// no other memory access in between.
+		// no other memory access in between, each shifted from the value
+		// r has at i (not redefined between the shift and i, nor after i).
+		rdef := defBefore(i, r)
 		at := map[int64]int{0: i}
 		for j := i + 1; j < len(b.Instrs); j++ {
 			x := b.Instrs[j]
 			if x.Op == ir.OpStore && x.Size == 1 && x.Slot == in.Slot && plainSlotAccess(x) {
-				if xr, xk := byteOf(x.B); xr == r && xk > 0 && x.Off == in.Off+xk {
+				if xr, xk, shift := byteOf(j); xr == r && xk > 0 && x.Off == in.Off+xk && shift > rdef {
 					if _, dup := at[xk]; !dup {
 						at[xk] = j
 						continue
