@@ -1,10 +1,13 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/cilium/ebpf"
 )
 
 // waitLoop prints at every --interval tick until the run ends, and not
@@ -30,4 +33,24 @@ func TestWaitLoopTicks(t *testing.T) {
 	sig := make(chan os.Signal, 1)
 	sig <- os.Interrupt
 	waitLoop(context.Background(), sig, nil, nil, nil, func(time.Time) { t.Error("printed without --interval") })
+}
+
+// Each --interval print is headed by the time, as text or as a JSON
+// line of its own, and is not counted as a result.
+func TestPrintIntervalHeader(t *testing.T) {
+	at := time.Date(2026, 12, 7, 17, 4, 5, 6, time.UTC)
+	for _, tc := range []struct {
+		json bool
+		want string
+	}{
+		{false, "17:04:05\n"},
+		{true, `{"interval":"2026-12-07T17:04:05.000000006Z"}` + "\n"},
+	} {
+		var buf bytes.Buffer
+		s := &session{spec: &ebpf.CollectionSpec{}, coll: &ebpf.Collection{}, opts: &Options{}, out: &printer{out: &buf, errw: &buf, json: tc.json}}
+		s.printInterval(at)
+		if buf.String() != tc.want || s.out.results() != 0 {
+			t.Errorf("json %v: printed %q (%d results), want %q and none", tc.json, buf.String(), s.out.results(), tc.want)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The clang options BPF build systems pass: -isystem after the -I
@@ -89,5 +90,13 @@ func TestPinPathFlag(t *testing.T) {
 	}
 	if _, err := parseArgs([]string{"--load", "p.c", "--pin-path"}); err == nil {
 		t.Error("--pin-path without a directory accepted")
+	}
+}
+
+// --interval reaches the run's options.
+func TestIntervalFlag(t *testing.T) {
+	c, err := parseArgs([]string{"--load", "p.c", "--interval", "250ms"})
+	if err != nil || c.interval != 250*time.Millisecond {
+		t.Fatalf("--interval 250ms: %v, %v", c, err)
 	}
 }
