@@ -14,6 +14,7 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 	type placed struct {
 		s      *ir.Slot
 		lo, hi int // depth below the frame pointer: bytes [fp-hi, fp-lo)
+		filled bool
 	}
 	var done []placed
 	ranges := slotRanges(f)
@@ -37,11 +38,15 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 			align = max(align, 8)
 		}
 		size := max(s.Size, 0)
+		// A scalar only helpers fill takes its C size, and shares its word
+		// only with others such (see helperFilled).
+		filled := ranges[s] != nil && ranges[s].filled
+		if filled {
+			size, align = s.Scalar, s.Scalar
+		}
 		// Below every object placed so far that may be alive at the same
 		// time; objects of disjoint C blocks share memory, as clang's stack
-		// colouring lets them. (Holes are not filled: a small object
-		// beside another in one 8-byte word would make the verifier forget
-		// a spilled value there.)
+		// colouring lets them. (Holes are not filled.)
 		// An object whose block ended before the other was declared
 		// shares its memory too, as clang's lifetime markers let it
 		// (KubeArmor's READ_KERN: a statement expression's struct
@@ -50,14 +55,26 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 		// And objects neither of which is written where the other is
 		// live (slotRanges) share it, whatever their blocks.
 		base := 0
+		var live []placed
 		for _, p := range done {
 			if !s.Scope.Disjoint(p.s.Scope) && !ir.EndedBefore(p.s, s) && !ir.EndedBefore(s, p.s) &&
 				(ranges[s] == nil || ranges[p.s] == nil || ranges[s].interferes(ranges[p.s])) {
 				base = max(base, p.hi)
+				live = append(live, p)
 			}
 		}
 		hi := alignUp(base+size, align)
-		done = append(done, placed{s, hi - size, hi})
+		if size < 8 {
+			// A word is shared only by helper-filled scalars, or by none.
+			word := (hi - size) / 8 * 8
+			for _, p := range live {
+				if p.hi > word && p.filled != filled {
+					hi = alignUp(alignUp(base, 8)+size, align)
+					break
+				}
+			}
+		}
+		done = append(done, placed{s, hi - size, hi, filled})
 		offs[s] = -hi
 		frame = max(frame, hi)
 	}

@@ -31,6 +31,9 @@ import (
 type slotRange struct {
 	live   map[*ir.Block][2]int
 	writes []point
+	// filled: a scalar only helpers write (helperFilled), which may take
+	// its C size in the frame.
+	filled bool
 }
 
 type point struct {
@@ -319,6 +322,11 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 			r.live[b] = [2]int{lo, hi}
 		}
 		ranges[s] = r
+	}
+	for s := range helperFilled(f, taint) {
+		if r := ranges[s]; r != nil {
+			r.filled = true
+		}
 	}
 	return ranges
 }

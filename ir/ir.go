@@ -400,6 +400,10 @@ type Slot struct {
 	// Born orders a declared C object's declaration among its function's
 	// block openings and closings (0: a temporary, alive with its block).
 	Born int
+	// Scalar is the C size of a scalar given a word of its own (Size 8):
+	// codegen may give it back its C size where the verifier cannot tell
+	// (see codegen's halfWordSlots). 0: not such a scalar.
+	Scalar int
 }
 
 // Scope is a C block (compound statement) of a function: its objects

@@ -306,6 +306,9 @@ func (p *parser) slot(line string) error {
 	t.expect("align")
 	s.Align = int(t.int())
 	s.Volatile = t.take("volatile")
+	if t.take("scalar") {
+		s.Scalar = int(t.int())
+	}
 	if t.more() && t.err == nil {
 		return fmt.Errorf("unexpected %q", t.rest())
 	}

@@ -186,6 +186,9 @@ func (f *Func) String() string {
 		if s.Volatile {
 			vol = " volatile"
 		}
+		if s.Scalar != 0 {
+			vol += fmt.Sprintf(" scalar %d", s.Scalar)
+		}
 		fmt.Fprintf(&sb, "  slot s%d %q size %d align %d%s\n", s.ID, s.Name, s.Size, s.Align, vol)
 	}
 	for _, b := range f.Blocks {

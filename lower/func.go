@@ -236,6 +236,7 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		lv.reg = fl.f.NewReg()
 	} else {
 		size := typeSize(t)
+		var scalar int64
 		if size == 0 {
 			size = 1
 		}
@@ -256,7 +257,7 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 			// A scalar gets an 8-byte stack slot of its own: the verifier
 			// tracks a spilled value per 8-byte slot and forgets it when
 			// another object's bytes in that slot are written.
-			size, al = 8, 8
+			scalar, size, al = size, 8, 8
 		}
 		// A volatile scalar keeps its C size and alignment, as clang lays
 		// it out: a volatile int then sits in the upper half of an 8-byte
@@ -266,6 +267,7 @@ func (fl *fnLowerer) declareLocal(d *cc.Declarator, t cc.Type) *local {
 		// loop never converge (verifier_bits_iter.c: 1M insns, clang 133).
 		lv.slot = fl.newSlot(d.Name(), int(size), al)
 		lv.slot.Volatile = volatile
+		lv.slot.Scalar = int(scalar)
 		fl.clock++
 		lv.slot.Born = fl.clock
 	}

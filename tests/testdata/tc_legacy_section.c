@@ -30,14 +30,14 @@ int tc_legacy_section(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: tc_legacy_section: (section classifier,
-// CHECK: r3 += -8
+// CHECK: r3 += -2
 // CHECK-NEXT: ; bpf_skb_load_bytes
 // CHECK-NEXT: r1 = r[[SKB:[0-9]]]
 // CHECK-NEXT: r2 = 12
 // CHECK-NEXT: r4 = 2
 // CHECK-NEXT: call 26
 // CHECK-NEXT: if r0 != 0 goto
-// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 8)
+// CHECK-NEXT: r[[T:[0-9]]] = *(u16 *)(r10 - 2)
 // CHECK-NEXT: if w[[T]] != 8 goto
 // CHECK-NEXT: r[[T:[0-9]]] = *(u32 *)(r[[SKB]] + 0)
 // CHECK-NEXT: if w[[T]] == 44 goto
