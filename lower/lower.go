@@ -488,15 +488,16 @@ func listHasAttr(list *cc.AttributeSpecifierList, name string) bool {
 func (l *lowerer) finish() {
 	if len(l.usedGPL) > 0 && !gplCompatible(l.m.License) {
 		u := l.usedGPL[0]
-		lic := l.m.License
-		if lic == "" {
-			lic = "none"
-		}
 		// A warning, as clang compiles it: the kernel refuses to load
 		// it, but a loader may set the license (cilium/ebpf's
-		// ProgramSpec.License).
-		d := diag.Diagnostic{Severity: diag.Warning, File: u.pos.Filename, Line: u.pos.Line, Col: u.pos.Column,
-			Msg: fmt.Sprintf("helper %s is GPL-only but the program's license is %q: the kernel refuses to load it; add char LICENSE[] SEC(\"license\") = \"GPL\";", u.name, lic)}
+		// ProgramSpec.License), and an object without one may be
+		// linked with one that has it (retsnoop's mass_attach.bpf.c,
+		// linked by bpftool gen object).
+		msg := fmt.Sprintf("helper %s is GPL-only but the program's license is %q: the kernel refuses to load it; add char LICENSE[] SEC(\"license\") = \"GPL\";", u.name, l.m.License)
+		if l.m.License == "" {
+			msg = fmt.Sprintf("helper %s is GPL-only and this file declares no license: unless it is linked with an object that declares a GPL-compatible one, the kernel refuses to load it (add char LICENSE[] SEC(\"license\") = \"GPL\";)", u.name)
+		}
+		d := diag.Diagnostic{Severity: diag.Warning, File: u.pos.Filename, Line: u.pos.Line, Col: u.pos.Column, Msg: msg}
 		l.diags = append(l.diags, d)
 	}
 	l.dropUnusedKernelExterns()

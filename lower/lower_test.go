@@ -312,20 +312,27 @@ int __attribute__((section("socket"))) f(void *c)
 // A GPL-only helper in a program without a GPL-compatible license is a
 // warning, as clang compiles it: the kernel refuses to load the program,
 // but a loader may set the license.
+// A file with no license may be linked with one that has it (bpftool gen
+// object): the warning says so.
 func TestGPLHelperWithoutLicenseWarns(t *testing.T) {
-	u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`#include <linux/bpf.h>
+	for lic, want := range map[string]string{
+		"": "declares no license: unless it is linked",
+		`char L[] SEC("license") = "Proprietary";` + "\n": `license is "Proprietary"`,
+	} {
+		u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`#include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-SEC("socket") int f(struct __sk_buff *skb) { bpf_printk("len %u", skb->len); return 0; }`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, warns, err := Lower(u, Options{OptLevel: 2, CPU: 3})
-	if err != nil {
-		t.Fatalf("lowering failed: %v", err)
-	}
-	text := diag.List(warns).Error()
-	if !strings.Contains(text, "bpf_trace_printk is GPL-only") || !strings.Contains(text, "t.c:3:") {
-		t.Errorf("warnings %q: want the GPL-only helper named at its call", text)
+` + lic + `SEC("socket") int f(struct __sk_buff *skb) { bpf_printk("len %u", skb->len); return 0; }`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, warns, err := Lower(u, Options{OptLevel: 2, CPU: 3})
+		if err != nil {
+			t.Fatalf("lowering failed: %v", err)
+		}
+		text := diag.List(warns).Error()
+		if !strings.Contains(text, "bpf_trace_printk is GPL-only") || !strings.Contains(text, "t.c:3:") && !strings.Contains(text, "t.c:4:") || !strings.Contains(text, want) {
+			t.Errorf("license %q: warnings %q: want the GPL-only helper named at its call, and %q", lic, text, want)
+		}
 	}
 }
 

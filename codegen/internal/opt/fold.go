@@ -251,6 +251,17 @@ func foldInstr(in *ir.Instr) {
 		} else if in.A.IsImm {
 			in.A, in.B, in.Cond = in.B, in.A, in.Cond.Mirror()
 		}
+		if in.Op == ir.OpBranch && in.B.IsImm && in.B.Imm == 0 {
+			// Unsigned x <= 0 is x == 0 and x > 0 is x != 0, as clang
+			// folds them: no constant register, and a test the
+			// verifier reads as null-ness (ptcpdump's `cookie <= 0`).
+			switch in.Cond {
+			case ir.Ule:
+				in.Cond = ir.Eq
+			case ir.Ugt:
+				in.Cond = ir.Ne
+			}
+		}
 	}
 }
 

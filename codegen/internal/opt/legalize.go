@@ -158,12 +158,13 @@ func widenBranch(f *ir.Func, in *ir.Instr, w widths) []*ir.Instr {
 		if o.IsImm {
 			return ir.Imm(ir.EvalExt(o.Imm, 32, signed))
 		}
-		if w.of(o) <= 31 {
-			// In [0, 2^31): either extension of its low half is the
-			// register itself, which the comparison then bounds for
-			// the verifier, as clang's does (tracee's u16 offset, an
-			// int compare at -mcpu=v2: a sign-extended copy was
-			// bounded, the register indexing the buffer was not).
+		if w.of(o) <= 31 || !signed && w.of(o) <= 32 {
+			// In [0, 2^31), or in [0, 2^32) for a zero extension (a u32
+			// loaded): the extension of its low half is the register
+			// itself, which the comparison then bounds for the
+			// verifier, as clang's does (tracee's u16 offset, an int
+			// compare at -mcpu=v2: a sign-extended copy was bounded,
+			// the register indexing the buffer was not).
 			return o
 		}
 		d := f.NewReg()

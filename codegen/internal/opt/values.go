@@ -43,6 +43,7 @@ func propagateValues(f *ir.Func, c *passCtx) {
 	va.solve()
 	va.rewrite()
 	va.deadStores()
+	fillKilledStores(f, va.taint)
 }
 
 type valueAnalysis struct {
