@@ -31,9 +31,11 @@ import (
 type slotRange struct {
 	live   map[*ir.Block][2]int
 	writes []point
-	// filled: a scalar only helpers write (helperFilled), which may take
-	// its C size in the frame.
+	// filled: a scalar whose tracked value cannot matter
+	// (untrackedScalars), which may take its C size in the frame.
 	filled bool
+	// key: a scalar passed as a map's key (see layoutSlots).
+	key bool
 }
 
 type point struct {
@@ -323,10 +325,9 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 		}
 		ranges[s] = r
 	}
-	for s := range helperFilled(f, taint) {
-		if r := ranges[s]; r != nil {
-			r.filled = true
-		}
+	filled, keys := untrackedScalars(f, taint)
+	for s, r := range ranges {
+		r.filled, r.key = filled[s], keys[s]
 	}
 	return ranges
 }

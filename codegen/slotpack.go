@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"slices"
+
 	"github.com/cilium/ebpf/asm"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -11,10 +13,11 @@ import (
 // the other half is written). A scalar that no instruction of the program
 // stores to, only helpers fill (`u32 pid; bpf_probe_read_kernel(&pid, 4,
 // ...)`), holds nothing the verifier tracks: a helper's write leaves its
-// bytes unknown. Two such scalars may share a word, as clang packs 4-byte
-// objects two to a word: KubeArmor's and tracee's inlined READ_KERN
-// temporaries, each a word, put frames over BPF's 512 bytes where
-// clang's fit.
+// bytes unknown; one the program stores to but never loads (a map key, a
+// character handed to a helper) holds nothing the program reads back.
+// Two such scalars may share a word, as clang packs small objects:
+// KubeArmor's and tracee's inlined READ_KERN temporaries and one-character
+// strings, each a word, put frames over BPF's 512 bytes where clang's fit.
 
 // helperFills gives, per helper, the argument that points at the memory it
 // writes and the argument that is that memory's size.
@@ -30,11 +33,17 @@ var helperFills = map[int64][2]int{
 	int64(asm.FnSkbLoadBytes):       {2, 3},
 }
 
-// helperFilled returns the scalars of f (ir.Slot.Scalar) that only helpers
-// write, each at its start and within its C size, and that instructions
-// read within that size: they may take their C size in the frame. taint
-// is the objects each register may point into (slotRanges).
-func helperFilled(f *ir.Func, taint slotSets[ir.Reg]) slotSet {
+// untrackedScalars returns the scalars of f (ir.Slot.Scalar) whose value
+// in memory the verifier's tracking cannot matter to: only helpers write
+// them (a helper's write leaves the bytes unknown), or no instruction
+// reads them back (helpers read them: a map key, a string's bytes). Every
+// access is at the object's start, within its C size, or is a helper's
+// argument it reads or fills. They may take their C size in the frame.
+// taint is the objects each register may point into (slotRanges).
+//
+// It also returns the scalars passed as a map's key (a loop counter used
+// as an array map's key): see layoutSlots.
+func untrackedScalars(f *ir.Func, taint slotSets[ir.Reg]) (ok, keys slotSet) {
 	// addr gives the object and offset a register holds when every
 	// definition of it is the same frame address.
 	type at struct {
@@ -69,12 +78,13 @@ func helperFilled(f *ir.Func, taint slotSets[ir.Reg]) slotSet {
 		return a, ok
 	}
 
-	ok := slotSet{}
+	ok, keys = slotSet{}, slotSet{}
 	for _, s := range f.Slots {
 		if s != nil && s.Scalar > 0 && s.Scalar < 8 && !s.Volatile {
 			ok[s] = true
 		}
 	}
+	stored, loaded := slotSet{}, slotSet{}
 	refuse := func(o ir.Operand) {
 		if !o.IsImm {
 			for s := range taint[o.Reg] {
@@ -82,43 +92,79 @@ func helperFilled(f *ir.Func, taint slotSets[ir.Reg]) slotSet {
 			}
 		}
 	}
-	within := func(s *ir.Slot, off, size int64) {
+	// access checks an access of size bytes at a known place.
+	access := func(s *ir.Slot, off, size int64, seen slotSet) {
 		if off < 0 || off+size > int64(s.Scalar) {
 			delete(ok, s)
 		}
+		if seen != nil {
+			seen[s] = true
+		}
+	}
+	known := func(in *ir.Instr) (at, bool) {
+		if in.Slot != nil {
+			return at{in.Slot, in.Off}, true
+		}
+		a, k := addr(in.A)
+		a.off += in.Off
+		return a, k
 	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			switch in.Op {
-			case ir.OpLoad:
-				if in.Slot != nil {
-					within(in.Slot, in.Off, int64(in.Size))
-				} else if a, known := addr(in.A); known {
-					within(a.s, a.off+in.Off, int64(in.Size))
+			case ir.OpLoad, ir.OpStore:
+				seen := loaded
+				if in.Op == ir.OpStore {
+					seen = stored
+				}
+				if a, k := known(in); k {
+					access(a.s, a.off, int64(in.Size), seen)
 				} else {
 					refuse(in.A)
 				}
-			case ir.OpStore, ir.OpAtomic:
+			case ir.OpAtomic:
 				if in.Slot != nil {
 					delete(ok, in.Slot)
 				}
 				refuse(in.A)
 			case ir.OpCall:
 				fill, fills := helperFills[in.Imm]
+				reads := helperReads[in.Imm]
 				for k, a := range in.Args {
-					if fills && k == fill[0] && fill[1] < len(in.Args) && in.Args[fill[1]].IsImm {
-						if at, known := addr(a); known {
-							within(at.s, at.off, in.Args[fill[1]].Imm)
-							if at.off != 0 {
-								delete(ok, at.s)
-							}
-							continue
+					at, known := addr(a)
+					switch {
+					case !known:
+						refuse(a)
+					case fills && k == fill[0] && fill[1] < len(in.Args) && in.Args[fill[1]].IsImm:
+						access(at.s, at.off, in.Args[fill[1]].Imm, nil)
+						if at.off != 0 {
+							delete(ok, at.s)
 						}
+					case slices.Contains(reads, k):
+						if at.off != 0 {
+							delete(ok, at.s)
+						}
+						if k == 1 && mapKeyed[in.Imm] {
+							keys[at.s] = true
+						}
+					default:
+						refuse(a)
 					}
-					refuse(a)
 				}
 			}
 		}
 	}
-	return ok
+	for s := range ok {
+		if stored[s] && loaded[s] {
+			delete(ok, s)
+		}
+	}
+	return ok, keys
+}
+
+// mapKeyed are the helpers whose second argument is a map key.
+var mapKeyed = map[int64]bool{
+	int64(asm.FnMapLookupElem): true,
+	int64(asm.FnMapUpdateElem): true,
+	int64(asm.FnMapDeleteElem): true,
 }

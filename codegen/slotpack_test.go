@@ -6,10 +6,11 @@ import (
 	"github.com/bpfcc/bpfcc/ir"
 )
 
-// Address-taken scalars only helpers fill share a word, two 4-byte ones
-// as clang packs them; a scalar the program stores to keeps its own word,
-// as does one a helper fills wider than its C size, one read beyond it, and
-// one beside a small object the program stores to.
+// Address-taken scalars only helpers fill, or that only helpers read,
+// share a word, two 4-byte ones as clang packs them; a scalar the program
+// stores to and loads keeps its own word, as does one a helper fills wider
+// than its C size, one read beyond it, and one beside a small object the
+// program stores to.
 func TestHelperFilledScalarsShareWords(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -37,6 +38,16 @@ b0:
   r5 = load.u32 [s1] stack
   r6 = add r4, r5
   ret r6`, 16},
+		{"stored, read only by helpers", `
+b0:
+  store.u32 [s0], r1 stack
+  r2 = frame s0
+  r6 = map m
+  r7 = call 1(r6, r2)
+  store.u32 [s1], 47 stack
+  r3 = frame s1
+  call 6(r3, 4)
+  ret 0`, 8},
 		{"filled wider than its C size", `
 b0:
   r2 = frame s0

@@ -44,11 +44,11 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: inline_stack_reuse: (section socket, {{[0-9]+}} insns, stack 16)
 // CHECK-NOT: r10 - {{([2-9][0-9]|[0-9]{3})}}
 // CHECK: r[[K:[0-9]]] = 39
-// CHECK-NEXT: *(u32 *)(r10 - 8) = r[[K]]
+// CHECK-NEXT: *(u32 *)(r10 - 4) = r[[K]]
 // CHECK-NEXT: *(u64 *)(r10 - 16) = r{{[0-9]}}
 // CHECK-NEXT: r1 = map[out] ll
 // CHECK-NEXT: r2 = r10
-// CHECK-NEXT: r2 += -8
+// CHECK-NEXT: r2 += -4
 // CHECK-NEXT: r3 = r10
 // CHECK-NEXT: r3 += -16
 // CHECK-NEXT: ; bpf_map_update_elem
@@ -56,10 +56,10 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: call 2
 // CHECK-NOT: r10 - {{([2-9][0-9]|[0-9]{3})}}
 // CHECK: r[[K:[0-9]]] = 39
-// CHECK-NEXT: *(u32 *)(r10 - 8) = r[[K]]
+// CHECK-NEXT: *(u32 *)(r10 - 4) = r[[K]]
 // CHECK-NEXT: r1 = map[out] ll
 // CHECK-NEXT: r2 = r10
-// CHECK-NEXT: r2 += -8
+// CHECK-NEXT: r2 += -4
 // CHECK-NEXT: ; bpf_map_lookup_elem
 // CHECK-NEXT: call 1
 // CHECK-NOT: r10 - {{([2-9][0-9]|[0-9]{3})}}

@@ -154,7 +154,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r[[T]] += r[[H]]
 // CHECK-NEXT: if r[[T]] > r[[E]] goto
 // CHECK-NEXT: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
-// CHECK-NEXT: *(u32 *)(r10 - 8) = r[[PR]]
+// CHECK-NEXT: *(u32 *)(r10 - 4) = r[[PR]]
 // CHECK-NEXT: r1 = map[proto_counts] ll
 // CHECK: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
 // CHECK-NEXT: if w[[PR]] != 6 goto
@@ -164,7 +164,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: if r[[T]] > r[[E]] goto
 // CHECK-NEXT: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
 // CHECK-NEXT: r[[PT]] = be16 r[[PT]]
-// CHECK-NEXT: *(u16 *)(r10 - 8) = r[[PT]]
+// CHECK-NEXT: *(u16 *)(r10 - 4) = r[[PT]]
 // CHECK-NEXT: *(u64 *)(r10 - 16) = 1
 // CHECK-NEXT: r1 = map[port_counts] ll
 // CHECK: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
