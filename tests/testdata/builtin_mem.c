@@ -38,7 +38,5 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: builtin_mem: (section socket,
 // CHECK-NOT: call
 // CHECK: r{{[0-9]}} = 72340172838076673 ll
-// CHECK: *(u64 *)(r10 - 16) = r{{[0-9]}}
-// CHECK: *(u64 *)(r10 - 80) = r{{[0-9]}}
 // CHECK: r{{[0-9]}} &= 255
 // CHECK: w{{[0-9]}} -= w{{[0-9]}}

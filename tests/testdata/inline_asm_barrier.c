@@ -34,5 +34,5 @@ int inline_asm_barrier(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: r[[X:[0-9]]] = 5
-// CHECK: w[[X]] <<= 1
-// CHECK-NEXT: if w[[X]] != 10 goto
+// CHECK: w[[Y:[0-9]]] <<= 1
+// CHECK-NEXT: if w[[Y]] != 10 goto

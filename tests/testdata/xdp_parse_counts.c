@@ -139,10 +139,10 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: xdp_parse_counts: (section xdp,
 // CHECK-NEXT: r[[D:[0-9]]] = *(u32 *)(r1 + 0)
 // CHECK-NEXT: r[[E:[0-9]]] = *(u32 *)(r1 + 4)
-// CHECK-NEXT: r[[P:[0-9]]] = r[[D]]
-// CHECK-NEXT: r[[P]] += 14
-// CHECK-NEXT: if r[[P]] <= r[[E]] goto
-// CHECK: r[[IP:[0-9]]] = r[[P]]{{$}}
+// CHECK-NEXT: r[[IP:[0-9]]] = r[[D]]
+// CHECK-NEXT: r[[IP]] += 14
+// CHECK-NEXT: if r[[IP]] <= r[[E]] goto
+// CHECK: r[[P:[0-9]]] = r[[IP]]{{$}}
 // CHECK-NEXT: r[[P]] += 20
 // CHECK-NEXT: if r[[P]] > r[[E]] goto
 // CHECK-NEXT: r[[H:[0-9]]] = *(u8 *)(r[[D]] + 14)

@@ -102,7 +102,7 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 // offset, where (size - 1) added to buf has an unsigned range up to
 // 2^64-1: "R2 unbounded memory access" (elastic/ebpf's ebpf_env__fill).
 // Z holds at r what it held at Z + C: it is defined once, or not between
-// the two in their block.
+// the two in their block. A constant added to r is added to n the same way.
 func splitConstIndexes(f *ir.Func) {
 	defs := defCounts(f)
 	type site struct {
@@ -174,12 +174,16 @@ func splitConstIndexes(f *ir.Func) {
 	after := map[*ir.Instr]*ir.Instr{} // r's definition -> the n to follow it
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
-			if (in.Op != ir.OpLoad && in.Op != ir.OpStore && in.Op != ir.OpAtomic) || in.Slot != nil || in.A.IsImm || in.Core != nil {
+			// A constant added to r: n plus the two constants (loxilb's
+			// `neh = nhl + (elen - 1); if (neh + 1 > dend)` compares
+			// nhl + elen, the pointer its access then goes through).
+			addConst := in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && !in.A.IsImm && in.B.IsImm
+			if !addConst && ((in.Op != ir.OpLoad && in.Op != ir.OpStore && in.Op != ir.OpAtomic) || in.Slot != nil || in.A.IsImm || in.Core != nil) {
 				continue
 			}
 			r := in.A.Reg
 			p, ok := split(r)
-			if !ok || !fitsInt16(in.Off+p.c) {
+			if !ok || !addConst && !fitsInt16(in.Off+p.c) {
 				continue
 			}
 			n, ok := sums[r]
@@ -189,7 +193,13 @@ func splitConstIndexes(f *ir.Func) {
 				at := instr(r)
 				after[at] = &ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: n, A: ir.R(p.x), B: ir.R(p.z), Pos: at.Pos}
 			}
-			in.A, in.Off = ir.R(n), in.Off+p.c
+			if addConst && in.B.Imm+p.c == 0 {
+				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(n), Pos: in.Pos, Note: in.Note}
+			} else if addConst {
+				in.A, in.B = ir.R(n), ir.Imm(in.B.Imm+p.c)
+			} else {
+				in.A, in.Off = ir.R(n), in.Off+p.c
+			}
 		}
 	}
 	if len(after) == 0 {

@@ -22,9 +22,14 @@ import (
 func dropExtensions(f *ir.Func, _ *passCtx) {
 	w := valueWidths(f)
 	consts := constDefs(f)
+	defs := defsOf(f)
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Op != ir.OpExt || in.A.IsImm {
+				continue
+			}
+			if wide := unwrapNarrowSub(in, defs, w); wide != nil {
+				*in = *wide
 				continue
 			}
 			// A value narrower than the extension's width has a clear
@@ -43,6 +48,32 @@ func dropExtensions(f *ir.Func, _ *passCtx) {
 			}
 		}
 	}
+}
+
+// unwrapNarrowSub returns, for a sign extension of a 32-bit x - C whose x
+// is in [0, 2^31) and C in [0, 2^31], the 64-bit x - C it equals (the
+// 32-bit difference cannot wrap): `p + (elen - 1)` with elen = *nhl << 2
+// (loxilb's GTP walk) then adds elen to the pointer and -1 to the accesses'
+// offsets, as clang computes it, where a pointer plus an offset that may
+// be -1 is refused by the verifier ("min value is negative").
+func unwrapNarrowSub(in *ir.Instr, defs map[ir.Reg][]*ir.Instr, w widths) *ir.Instr {
+	if !in.Signed || in.Bits != 32 || len(defs[in.A.Reg]) != 1 {
+		return nil
+	}
+	d := defs[in.A.Reg][0]
+	if d.Op != ir.OpALU || !d.W32 || d.A.IsImm || !d.B.IsImm || w.of(d.A) > 31 {
+		return nil
+	}
+	c := int64(int32(d.B.Imm))
+	switch {
+	case d.ALU == ir.Sub && (c >= 0 || uint32(d.B.Imm) == 1<<31):
+		c = int64(uint32(d.B.Imm))
+	case d.ALU == ir.Add && c <= 0:
+		c = -c
+	default:
+		return nil
+	}
+	return &ir.Instr{Op: ir.OpALU, ALU: ir.Sub, Dst: in.Dst, A: d.A, B: ir.Imm(c), Pos: in.Pos, Note: in.Note}
 }
 
 // constDefs lists, for each register every definition of which is a
