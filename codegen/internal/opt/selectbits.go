@@ -15,19 +15,20 @@ import (
 //
 //	if x set C1 goto T else J
 //
-// where T, reached only from there, is `r = or r, C2` (or `t = or r, C2;
-// r = mov t`, or `r = mov C2` when r is 0 in the block) and a jump to J.
+// where T, reached only from there, is `r = or r, C2` (through copies, see
+// setsBit, or `r = mov C2` when r is 0 there) and a jump to J.
 func selectBits(f *ir.Func, _ *passCtx) {
-	preds := map[*ir.Block]int{}
+	preds := map[*ir.Block][]*ir.Block{}
 	for _, b := range f.Blocks {
 		for _, s := range b.Succs() {
-			preds[s]++
+			preds[s] = append(preds[s], b)
 		}
 	}
 	uses := useCounts(f)
+	w := valueWidths(f)
 	for _, a := range f.Blocks {
 		t := a.Term()
-		if t == nil || t.Op != ir.OpBranch || t.Cond != ir.Set || t.Then == a || preds[t.Then] != 1 {
+		if t == nil || t.Op != ir.OpBranch || t.Cond != ir.Set || t.Then == a || len(preds[t.Then]) != 1 {
 			continue
 		}
 		x, c1 := t.A, t.B
@@ -38,14 +39,14 @@ func selectBits(f *ir.Func, _ *passCtx) {
 			continue
 		}
 		body := t.Then.Instrs
-		if len(body) < 2 || len(body) > 3 {
+		if len(body) < 2 {
 			continue
 		}
 		end := body[len(body)-1]
 		if end.Op != ir.OpJump || end.Then != t.Else {
 			continue
 		}
-		or, ok := setsBit(a, body[:len(body)-1], uses)
+		or, ok := setsBit(a, body[:len(body)-1], uses, w, preds)
 		if !ok || bits.OnesCount64(uint64(or.c2)) != 1 {
 			continue
 		}
@@ -66,12 +67,9 @@ func selectBits(f *ir.Func, _ *passCtx) {
 		} else {
 			seq = append(seq, &ir.Instr{Op: ir.OpALU, ALU: ir.Or, Dst: or.dst, A: ir.R(or.r), B: ir.R(bit), W32: or.w32, Pos: t.Pos})
 		}
-		if or.copy != nil {
-			seq = append(seq, &ir.Instr{Op: ir.OpMov, Dst: or.copy.Dst, A: or.copy.A, Pos: or.copy.Pos})
-		}
 		seq = append(seq, &ir.Instr{Op: ir.OpJump, Then: t.Else, Pos: t.Pos})
 		a.Instrs = append(a.Instrs[:len(a.Instrs)-1], seq...)
-		preds[t.Then]--
+		preds[t.Then] = nil
 	}
 }
 
@@ -80,31 +78,89 @@ type bitOr struct {
 	r, dst   ir.Reg // the register or'd, and the one the or writes
 	w32      bool
 	c2       int64
-	fromZero bool      // r = mov C2 where r is 0
-	copy     *ir.Instr // r = mov t after t = or r, C2
+	fromZero bool // r = mov C2 where r is 0
 }
 
-// setsBit matches the then-block's instructions: r = or r, C2; or
-// t = or r, C2; r = mov t (t used only there); or r = mov C2 with r
-// holding 0 at the end of a.
-func setsBit(a *ir.Block, ins []*ir.Instr, uses map[ir.Reg]int) (bitOr, bool) {
-	first := ins[0]
-	switch {
-	case len(ins) == 1 && first.Op == ir.OpALU && first.ALU == ir.Or && !first.A.IsImm && first.A.Reg == first.Dst && first.B.IsImm:
-		return bitOr{r: first.Dst, dst: first.Dst, c2: first.B.Imm, w32: first.W32}, true
-	case len(ins) == 2 && first.Op == ir.OpALU && first.ALU == ir.Or && !first.A.IsImm && first.B.IsImm &&
-		ins[1].Op == ir.OpMov && !ins[1].A.IsImm && ins[1].A.Reg == first.Dst && ins[1].Dst == first.A.Reg && uses[first.Dst] == 1:
-		return bitOr{r: first.A.Reg, dst: first.Dst, c2: first.B.Imm, w32: first.W32, copy: ins[1]}, true
-	case len(ins) == 1 && first.Op == ir.OpMov && first.A.IsImm && first.A.Imm > 0:
-		i := lastDef(a.Instrs[:len(a.Instrs)-1], first.Dst)
-		if i < 0 {
+// setsBit matches the then-block's instructions: r = or r, C2, through
+// copies into registers used only there (`t = mov r; u = or t, C2; r = mov
+// u`, what inlining a `m->flags |= C2` leaves); or r = mov C2 with r
+// holding 0 where a ends, by the last assignment on the single-predecessor
+// path up to a. A 32-bit or needs r to fit 32 bits: the untaken path does
+// not zero-extend it.
+func setsBit(a *ir.Block, ins []*ir.Instr, uses map[ir.Reg]int, w widths, preds map[*ir.Block][]*ir.Block) (bitOr, bool) {
+	if len(ins) == 1 && ins[0].Op == ir.OpMov && ins[0].A.IsImm && ins[0].A.Imm > 0 {
+		r := ins[0].Dst
+		if !zeroAtEnd(a, r, preds) {
 			return bitOr{}, false
 		}
-		d := a.Instrs[i]
-		if d.Op != ir.OpMov || !d.A.IsImm || d.A.Imm != 0 {
-			return bitOr{}, false
-		}
-		return bitOr{r: first.Dst, dst: first.Dst, c2: first.A.Imm, fromZero: true}, true
+		return bitOr{r: r, dst: r, c2: ins[0].A.Imm, fromZero: true}, true
 	}
-	return bitOr{}, false
+	if len(ins) > 6 {
+		return bitOr{}, false
+	}
+	// Each register the block writes holds base | k.
+	type expr struct {
+		base ir.Reg
+		k    int64
+		w32  bool
+	}
+	val := map[ir.Reg]expr{}
+	read := func(o ir.Operand) expr {
+		if e, ok := val[o.Reg]; ok {
+			return e
+		}
+		return expr{base: o.Reg}
+	}
+	local := map[ir.Reg]int{} // uses within the block
+	for _, in := range ins {
+		switch {
+		case in.Op == ir.OpMov && !in.A.IsImm:
+			local[in.A.Reg]++
+			val[in.Dst] = read(in.A)
+		case in.Op == ir.OpALU && in.ALU == ir.Or && !in.A.IsImm && in.B.IsImm:
+			local[in.A.Reg]++
+			e := read(in.A)
+			val[in.Dst] = expr{e.base, e.k | in.B.Imm, e.w32 || in.W32}
+		default:
+			return bitOr{}, false
+		}
+	}
+	// One register ends as itself | C2; the others are temporaries.
+	var r ir.Reg
+	for d, e := range val {
+		if e.base == d {
+			if r != 0 {
+				return bitOr{}, false
+			}
+			r = d
+		} else if uses[d] != local[d] {
+			return bitOr{}, false
+		}
+	}
+	if r == 0 {
+		return bitOr{}, false
+	}
+	e := val[r]
+	if e.k == 0 || e.w32 && w.of(ir.R(r)) > 32 {
+		return bitOr{}, false
+	}
+	return bitOr{r: r, dst: r, c2: e.k, w32: e.w32}, true
+}
+
+// zeroAtEnd reports whether r holds 0 where a ends: its last assignment
+// on the path of single predecessors up to a is `r = mov 0`.
+func zeroAtEnd(a *ir.Block, r ir.Reg, preds map[*ir.Block][]*ir.Block) bool {
+	b, instrs := a, a.Instrs[:len(a.Instrs)-1]
+	for range 16 {
+		if i := lastDef(instrs, r); i >= 0 {
+			d := instrs[i]
+			return d.Op == ir.OpMov && d.A.IsImm && d.A.Imm == 0
+		}
+		if len(preds[b]) != 1 || preds[b][0] == a {
+			return false
+		}
+		b = preds[b][0]
+		instrs = b.Instrs
+	}
+	return false
 }
