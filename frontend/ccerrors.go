@@ -84,7 +84,10 @@ func convertErrors(path string, src []byte, err error) diag.List {
 	real.Sort()
 	l := dropCascades(real)
 	for _, d := range todos {
-		if d.Line > 0 && !strings.HasPrefix(d.Msg, "invalid or unsupported") {
+		// A typeof whose expression had an error is that error's echo
+		// (BPF_CORE_READ of a missing member).
+		typeofEcho := len(real) > 0 && strings.HasSuffix(d.Msg, "type specifiers: typeofexpr")
+		if d.Line > 0 && !strings.HasPrefix(d.Msg, "invalid or unsupported") && !typeofEcho {
 			l = append(l, d) // a real error cc only has a note for
 		}
 	}

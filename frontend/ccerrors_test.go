@@ -30,6 +30,9 @@ func TestFrontendMessages(t *testing.T) {
 			// cc has only a TODO note without a position: it goes to the
 			// end of the input.
 			[]string{"2:56: cannot initialize pointer to int with a value of type struct s"}},
+		{"typeof of a missing member", "struct foo { int a; };\nint f(struct foo *p) { typeof(p->b) v = 0; return v; }\n",
+			// cc also notes the typeof: its echo is dropped.
+			[]string{"2:32: struct foo has no member named 'b'"}},
 		{"duplicate type specifier", "int int f(void) { return 0; }\n",
 			[]string{"1:1: invalid combination of type specifiers: int int"}},
 		{"end of input", "int f(void) {\n\treturn 0;\n",

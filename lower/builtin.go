@@ -444,8 +444,8 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 			fl.emit(&ir.Instr{Op: ir.OpAtomic, Atomic: kind, A: ir.R(ptr), B: ir.R(fl.toReg(v)), Size: size})
 			return zero, true
 		}
-		if fl.l.cpu() < 3 {
-			fl.l.errorf(x, "%s needs BPF atomic instructions of -mcpu=v3 or later", name)
+		if fl.l.cpu() < 3 && size == 4 {
+			fl.l.errorf(x, "%s on a 4-byte object needs -mcpu=v3 or later (BPF's 32-bit atomics are ALU32 instructions); a 64-bit object works at any -mcpu", name)
 			return zero, true
 		}
 		old := fl.tmp()
@@ -461,8 +461,10 @@ func (fl *fnLowerer) atomic(x *cc.PostfixExpression, name string, args []cc.Expr
 		alu := map[string]ir.ALU{"add": ir.Add, "or": ir.Or, "and": ir.And, "xor": ir.Xor, "sub": ir.Add}[op]
 		return fl.binop(alu, value{op: ir.R(old), t: et}, value{op: ir.R(vr), t: et}, et), true
 	}
-	if fl.l.cpu() < 3 {
-		fl.l.errorf(x, "%s needs BPF atomic instructions of -mcpu=v3 or later", name)
+	if fl.l.cpu() < 3 && size == 4 {
+		// As clang: 64-bit fetching atomics at any -mcpu (the kernel
+		// knows no -mcpu), the 32-bit ones with ALU32.
+		fl.l.errorf(x, "%s on a 4-byte object needs -mcpu=v3 or later (BPF's 32-bit atomics are ALU32 instructions); a 64-bit object works at any -mcpu", name)
 		return zero, true
 	}
 	switch base {

@@ -372,3 +372,26 @@ __attribute__((section("socket"), used)) int prog(void *ctx) { int k = 0; long *
 		}
 	}
 }
+
+// Below v3, a fetching atomic on a 64-bit object compiles and one on a
+// 4-byte object is an error naming the fix, as clang: its 32-bit forms are
+// ALU32 instructions.
+func TestAtomicsBelowV3(t *testing.T) {
+	for _, tc := range []struct {
+		typ string
+		err bool
+	}{{"unsigned long", false}, {"unsigned int", true}} {
+		u, err := frontend.Parse("t.c", frontend.Options{Source: []byte(`
+int f(` + tc.typ + ` *p) { return __sync_val_compare_and_swap(p, 0, 1) + __sync_fetch_and_or(p, 2); }`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = Lower(u, Options{OptLevel: 2, CPU: 1})
+		if got := err != nil; got != tc.err {
+			t.Errorf("%s at v1: error %v, want error %v", tc.typ, err, tc.err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "t.c:2:") || err != nil && !strings.Contains(err.Error(), "4-byte object needs -mcpu=v3") {
+			t.Errorf("%s at v1: %v: want the call's position and the reason", tc.typ, err)
+		}
+	}
+}
