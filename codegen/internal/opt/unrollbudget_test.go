@@ -33,3 +33,37 @@ func TestUnrollBudgetCountsCopies(t *testing.T) {
 		}
 	}
 }
+
+// A loop whose copies fold to constants is unrolled up to
+// maxFoldingInstrs; the same loop over a value unknown at its entry (read
+// from the context) only up to maxUnrollInstrs, as clang's threshold
+// grows only where the copies simplify.
+func TestUnrollBudgetFolding(t *testing.T) {
+	body := func(adds int) string {
+		var b strings.Builder
+		for i := 0; i < adds; i++ {
+			fmt.Fprintf(&b, "  r3 = add r3, %d\n", i+1)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, init string
+		adds       int
+		unroll     bool
+	}{
+		{"small, unknown", "r3 = load.u32 [r1] ctx", 4, true},
+		{"large, constant", "r3 = mov 7", 20, true},
+		{"large, unknown", "r3 = load.u32 [r1] ctx", 20, false},
+	} {
+		src := "func prog(r1) section \"socket\" returns {\nb0:\n  r2 = mov 0\n  " + tc.init + "\n  goto b1\nb1:\n  if r2 ult 16 goto b2 else b3\nb2:\n" +
+			body(tc.adds) + "  r2 = add r2, 1\n  goto b1\nb3:\n  ret r3\n}\n"
+		f, err := ir.ParseFunc(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 16 copies of adds+3 instructions: 112 for 4 adds, 368 for 20.
+		if got := unrollLoops(f, nil, 0); got != tc.unroll {
+			t.Errorf("%s: unrolled %v, want %v", tc.name, got, tc.unroll)
+		}
+	}
+}
