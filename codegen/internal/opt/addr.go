@@ -1,6 +1,7 @@
 package opt
 
 import (
+	"maps"
 	"math"
 	"slices"
 
@@ -22,10 +23,6 @@ import (
 // refuses.
 func foldAddresses(f *ir.Func, _ *passCtx) {
 	splitConstIndexes(f)
-	type sum struct {
-		base ir.Reg
-		c    int64
-	}
 	defs := defCounts(f)
 	global := map[ir.Reg]sum{}
 	for _, b := range f.Blocks {
@@ -60,8 +57,45 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 			}
 		}
 	}
-	for _, b := range f.Blocks {
-		sums := map[ir.Reg]sum{}
+	// step updates sums, the sums registers hold, past in. A sum is
+	// composed when it is made (r = q + 8 with q = p + 4 is p + 12), so
+	// it stays true while its base keeps its value.
+	step := func(sums map[ir.Reg]sum, in *ir.Instr) {
+		d := in.Dst
+		if d == 0 {
+			return
+		}
+		var s sum
+		made := true
+		switch {
+		case in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && !in.A.IsImm && in.B.IsImm:
+			s = sum{in.A.Reg, in.B.Imm}
+		case in.Op == ir.OpMov && !in.A.IsImm:
+			s = sum{in.A.Reg, 0}
+		default:
+			made = false
+		}
+		if t, ok := sums[s.base]; made && ok {
+			s = sum{t.base, t.c + s.c} // also r = r + 8, from r's sum before
+		} else if t, ok := global[s.base]; made && ok {
+			s = sum{t.base, t.c + s.c}
+		}
+		delete(sums, d)
+		for r, s := range sums {
+			if s.base == d {
+				delete(sums, r)
+			}
+		}
+		if made && s.base != d && defs[d] > 1 { // the others are global's
+			sums[d] = s
+		}
+	}
+	entry := reachingSums(f, step)
+	for i, b := range f.Blocks {
+		sums := maps.Clone(entry[i])
+		if sums == nil {
+			sums = map[ir.Reg]sum{}
+		}
 		for _, in := range b.Instrs {
 			switch in.Op {
 			case ir.OpLoad, ir.OpStore, ir.OpAtomic:
@@ -76,20 +110,73 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 					in.A, in.Off = ir.R(s.base), in.Off+s.c
 				}
 			}
-			if d := in.Dst; d != 0 {
-				delete(sums, d)
-				for r, s := range sums {
-					if s.base == d {
-						delete(sums, r)
-					}
-				}
+			step(sums, in)
+		}
+	}
+}
+
+// sum is a register's value as a base register plus a constant.
+type sum struct {
+	base ir.Reg
+	c    int64
+}
+
+// reachingSums returns the sums (see foldAddresses) that hold at the start
+// of each block of f on every path to it, with step the effect of an
+// instruction: a pointer assigned in each of an unrolled loop's copies
+// (tracee's buf = &event->args_buf, inlined into six copies) is still
+// event + 144 in the blocks after its assignment, where only copies of one
+// iteration reach. Blocks are visited until nothing changes; a sum holds
+// at a join if it is the same on every incoming edge.
+func reachingSums(f *ir.Func, step func(map[ir.Reg]sum, *ir.Instr)) []map[ir.Reg]sum {
+	n := len(f.Blocks)
+	if n < 2 {
+		return make([]map[ir.Reg]sum, n)
+	}
+	renumber(f)
+	preds := make([][]int, n)
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			preds[s.ID] = append(preds[s.ID], b.ID)
+		}
+	}
+	in := make([]map[ir.Reg]sum, n)
+	out := make([]map[ir.Reg]sum, n) // nil: not reached yet
+	for rounds := 0; ; rounds++ {
+		if rounds == 64 {
+			// Not settled (the sets only shrink, so this is a bound on
+			// time): nothing is known at any block's start.
+			return make([]map[ir.Reg]sum, n)
+		}
+		changed := false
+		for i, b := range f.Blocks {
+			var m map[ir.Reg]sum
+			if i == 0 {
+				m = map[ir.Reg]sum{}
+			}
+			for _, p := range preds[i] {
+				o := out[p]
 				switch {
-				case in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && !in.A.IsImm && in.B.IsImm && in.A.Reg != d:
-					sums[d] = sum{in.A.Reg, in.B.Imm}
-				case in.Op == ir.OpMov && !in.A.IsImm && in.A.Reg != d:
-					sums[d] = sum{in.A.Reg, 0}
+				case o == nil:
+				case m == nil:
+					m = maps.Clone(o)
+				default:
+					maps.DeleteFunc(m, func(r ir.Reg, s sum) bool { t, ok := o[r]; return !ok || t != s })
 				}
 			}
+			if m == nil {
+				continue
+			}
+			in[i] = maps.Clone(m)
+			for _, ins := range b.Instrs {
+				step(m, ins)
+			}
+			if out[i] == nil || !maps.Equal(out[i], m) {
+				out[i], changed = m, true
+			}
+		}
+		if !changed {
+			return in
 		}
 	}
 }
