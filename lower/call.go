@@ -98,6 +98,17 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 	var params []*cc.Parameter
 	if ft != nil {
 		params = ft.Parameters()
+		// A prototype fixes the count, as clang checks it: a missing
+		// argument would leave its register unset ("R2 !read_ok"), an
+		// extra one would be dropped.
+		switch max := ft.MaxArgs(); {
+		case len(args) < ft.MinArgs():
+			fl.l.errorf(x, "too few arguments to %s, expected %d, have %d", what, ft.MinArgs(), len(args))
+			return nil
+		case max >= 0 && len(args) > max:
+			fl.l.errorf(args[max], "too many arguments to %s, expected %d, have %d", what, max, len(args))
+			return nil
+		}
 	}
 	var ops []ir.Operand
 	// Copies of by-value arguments live only for this call: a scope of

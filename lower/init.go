@@ -37,6 +37,7 @@ func (fl *fnLowerer) initLocal(lv *local, ini *cc.Initializer) {
 		fl.l.errorf(e, "invalid initializer: %s cannot be initialised with a value of type %s", typeName(lv.typ), typeName(e.Type()))
 		return
 	}
+	fl.checkIntPointer(e, lv.typ, initializing)
 	fl.noteReserve(lv.typ, e)
 	if fl.elideStmtExprCopy(lv, e) {
 		return

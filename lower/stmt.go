@@ -208,6 +208,7 @@ func (fl *fnLowerer) returnStmt(js *cc.JumpStatement) {
 		fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
 		ret(ir.Imm(0))
 	default:
+		fl.checkIntPointer(js.ExpressionList, fl.ret, returning)
 		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
 		if len(fl.cleanups) > 0 && !v.op.IsImm {
 			// The cleanups may change what v was read from.
