@@ -17,6 +17,13 @@ type fnLowerer struct {
 	f  *ir.Func
 	b  *ir.Block // current block; nil after a terminator (unreachable code)
 
+	// tailEntry is the body's start, after the parameters are stored,
+	// where a return of a call to the function itself jumps back to with
+	// tailLocals, the parameters, set (see tailcall.go); nil: no such jump.
+	tailEntry  *ir.Block
+	tailLocals []*local
+	tailUsed   bool
+
 	vars   map[*cc.Declarator]*local
 	labels map[string]*ir.Block
 	// clock orders declarations and block ends (ir.Slot.Born,
@@ -220,11 +227,15 @@ func (l *lowerer) lowerFunc(fi *funcInfo, site *bind.HandlerSite) {
 	if fi.f.Naked && !fl.nakedBody(fi.def.CompoundStatement) {
 		return
 	}
+	if site == nil && !fi.f.Naked && fl.sret == 0 {
+		fl.tailParams(ft, params)
+	}
 	fl.compound(fi.def.CompoundStatement)
 	if fl.b != nil {
 		// Falling off the end: main-like implicit return 0 for non-void.
 		fl.emitRet(ir.Imm(0))
 	}
+	fl.dropTailEntry()
 	fl.removeUnreachable()
 }
 

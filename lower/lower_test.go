@@ -122,7 +122,7 @@ func TestPointerDecrementAddsNegative(t *testing.T) {
 
 func TestDiagnostics(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{`int f(int n) { return n ? f(n - 1) : 0; }
+		{`int f(int n) { return n ? n * f(n - 1) : 0; }
 int __attribute__((section("socket"))) g(void *c) { return f(3); }`, "recursion"},
 		{`int f(void) { float x = 1; return (int)x; }`, "floating point"},
 		{`int f(int n) { int a[n]; a[0] = 1; return a[0]; }`, "variable-length array"},

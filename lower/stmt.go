@@ -207,6 +207,7 @@ func (fl *fnLowerer) returnStmt(js *cc.JumpStatement) {
 		v := fl.rvalue(js.ExpressionList)
 		fl.copyMem(lvalue{t: fl.ret, base: fl.sret, align: align(fl.ret)}, v)
 		ret(ir.Imm(0))
+	case fl.returnTail(js.ExpressionList):
 	default:
 		fl.checkIntPointer(js.ExpressionList, fl.ret, returning)
 		v := fl.convert(fl.rvalue(js.ExpressionList), fl.ret)
