@@ -433,7 +433,6 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 	lv := fl.lvalueOf(x.UnaryExpression)
 	t := lv.t
 	if x.Case == cc.AssignmentExpressionAssign {
-		fl.checkIntPointer(x.AssignmentExpression, t, assigning)
 		fl.noteReserve(t, x.AssignmentExpression)
 		v := fl.rvalue(x.AssignmentExpression)
 		if isAggregate(t) {

@@ -8,9 +8,10 @@ import (
 // pointer where C requires a cast, as clang 16 and later refuse it
 // (-Wint-conversion is an error there): `__u64 *q = addr;` with a long
 // addr, `return p;` from a function returning int. A null pointer constant
-// becomes a pointer, and any pointer a _Bool. Arguments are not checked:
-// libbpf's BPF_KPROBE and BPF_PROG pass (void *) register values to the
-// handler's parameters of any type, with the warning turned off by a
+// becomes a pointer, and any pointer a _Bool. Arguments and assignments
+// are not checked: libbpf's BPF_KPROBE and BPF_PROG pass (void *) register
+// values to the handler's parameters of any type, and BPF_SEQ_PRINTF
+// assigns pointers to a u64 array, with the diagnostic turned off by a
 // pragma around the expansion, which bpfcc does not track.
 func (fl *fnLowerer) checkIntPointer(e cc.ExpressionNode, to cc.Type, how conversionSite) {
 	from := e.Type()
@@ -31,8 +32,6 @@ func (fl *fnLowerer) checkIntPointer(e cc.ExpressionNode, to cc.Type, how conver
 	switch how {
 	case initializing:
 		where = "initializing " + t + " with an expression of type " + f
-	case assigning:
-		where = "assigning to " + t + " from " + f
 	case returning:
 		where = "returning " + f + " from a function with result type " + t
 	}
@@ -44,7 +43,6 @@ type conversionSite int
 
 const (
 	initializing conversionSite = iota
-	assigning
 	returning
 )
 
