@@ -119,4 +119,7 @@ func (fl *fnLowerer) dropTailEntry() {
 			break
 		}
 	}
+	for i, b := range fl.f.Blocks {
+		b.ID = i
+	}
 }

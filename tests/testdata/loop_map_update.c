@@ -44,9 +44,9 @@ int loop_map_update(struct __sk_buff *skb)
 
 char LICENSE[] SEC("license") = "GPL";
 
+// The loops are small enough that clang unrolls them, and bpfcc too.
 // CHECK: r1 = map[squares] ll
 // CHECK: call 2
-// CHECK: if w{{[0-9]}} < 10 goto -
 // CHECK: r1 = map[squares] ll
 // CHECK: call 3
-// CHECK: if w{{[0-9]}} < 10 goto -
+// CHECK-NOT: goto -

@@ -55,8 +55,8 @@ int switch_fallthrough(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: fall: (section .text,
-// CHECK-NEXT: r0 = 0
 // CHECK-NEXT: if w1 == 1 goto {{[+][0-9]+}} <[[C1:[0-9]+]]>
+// CHECK-NEXT: r0 = 0
 // CHECK-NEXT: if w1 == 2 goto {{[+][0-9]+}} <[[C2:[0-9]+]]>
 // The case 5 label's test of v == 6 is decided there (v is 5): it jumps
 // straight to the r += 1000 arm.

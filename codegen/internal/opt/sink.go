@@ -1,6 +1,9 @@
 package opt
 
 import (
+	"slices"
+
+	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -34,6 +37,7 @@ func sinkToUses(f *ir.Func, _ *passCtx) {
 		}
 	}
 	defs := defCounts(f)
+	live := liveness(f)
 	uses := map[ir.Reg]map[*ir.Block]int{}
 	use := func(r ir.Reg, b *ir.Block, n int) {
 		m := uses[r]
@@ -73,7 +77,11 @@ func sinkToUses(f *ir.Func, _ *passCtx) {
 		kept := make([]*ir.Instr, 0, len(a.Instrs))
 		for i := len(a.Instrs) - 2; i >= 0; i-- {
 			in := a.Instrs[i]
-			if to := sinkTarget(in, targets, defs, uses, usedLater, redefined, writes, dominates); to != nil {
+			to := sinkTarget(in, targets, defs, uses, usedLater, redefined, writes, dominates)
+			if to == nil && in.Dst != 0 && defs[in.Dst] > 1 {
+				to = sinkReassigned(in, a, targets, live, uses, usedLater, redefined, writes)
+			}
+			if to != nil {
 				moved[to] = append([]*ir.Instr{in}, moved[to]...)
 				forEachUse(in, func(o *ir.Operand) {
 					use(o.Reg, a, -1)
@@ -143,4 +151,48 @@ func sinkTarget(in *ir.Instr, targets []*ir.Block, defs map[ir.Reg]int, uses map
 		}
 	}
 	return nil
+}
+
+// sinkReassigned returns the successor of a that in, whose register is
+// assigned elsewhere too (an unrolled loop's copies: tracee's `addr =
+// &b->args[b->offset]` before the check of b->offset), may move to: the
+// only successor its value is live into, entered from a alone, with the
+// register neither read nor assigned again after in within a.
+func sinkReassigned(in *ir.Instr, a *ir.Block, targets []*ir.Block, live *regalloc.BlockLive,
+	uses map[ir.Reg]map[*ir.Block]int, usedLater, redefined map[ir.Reg]bool, writes bool) *ir.Block {
+	switch in.Op {
+	case ir.OpMov, ir.OpALU, ir.OpExt, ir.OpNeg, ir.OpBswap:
+	case ir.OpLoad:
+		if in.Volatile || writes {
+			return nil
+		}
+	default:
+		return nil
+	}
+	r := in.Dst
+	if usedLater[r] || redefined[r] || in.Note != "" {
+		return nil
+	}
+	kept := true
+	forEachUse(in, func(o *ir.Operand) {
+		if redefined[o.Reg] || o.Reg == r {
+			kept = false
+		}
+	})
+	if !kept {
+		return nil
+	}
+	var to *ir.Block
+	for _, s := range a.Succs() {
+		// Live there by the liveness computed first, or read by what
+		// this pass moved there since.
+		if !live.LiveIn(s.ID, int(r)) && uses[r][s] == 0 {
+			continue
+		}
+		if to != nil || !slices.Contains(targets, s) {
+			return nil
+		}
+		to = s
+	}
+	return to
 }

@@ -19,8 +19,12 @@ const (
 	// a 50-trip search of a buffer 8x clang's code.
 	maxUnrollInstrs  = 300
 	maxFoldingInstrs = 1000
-	maxUnrollFunc    = 4000
-	maxUnrolls       = 64 // loops unrolled per function
+	// A loop that can leave early on what a volatile load read (see
+	// exits) gets clang's base threshold: clang unrolls a search of 16
+	// loader-filled entries and keeps one of 32 a loop.
+	maxEarlyExitInstrs = 150
+	maxUnrollFunc      = 4000
+	maxUnrolls         = 64 // loops unrolled per function
 )
 
 // Full-unrolling limits of a loop whose pragma asks for it (ir.Unroll),
@@ -91,8 +95,11 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 			continue
 		case u > 0:
 			maxTrips, maxInstrs = min(int(u), maxPragmaTrips), maxPragmaInstrs
-		case !auto || exits(l) > 1 && (readsVolatile(l) || callsHelper(l)):
+		case !auto:
 			continue
+		case exits(l) > 1 && readsVolatile(l):
+			// Nothing in its copies folds: only clang's base threshold.
+			maxInstrs = maxEarlyExitInstrs
 		}
 		if va == nil {
 			va = newValueAnalysis(f)
@@ -120,9 +127,12 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 
 // exits counts the ways out of l: edges to blocks outside it and returns.
 // Without a pragma, a loop that can leave early on what a volatile load
-// read (a search of a `const volatile` array the loader fills) is left a
-// loop, as clang leaves it: no copy can fold, each only repeats the load,
-// the test and the exit path, and the verifier bounds the loop as it is.
+// read (a search of a `const volatile` array the loader fills) is unrolled
+// only within clang's base threshold: no copy can fold, each only repeats
+// the load, the test and the exit path, and the verifier bounds the loop
+// as it is. One that calls a helper is unrolled as any other, as clang
+// unrolls it: a two-trip loop over ctx->args[i] then reads the context at
+// constant offsets ("dereference of modified ctx ptr" otherwise).
 func exits(l *natLoop) int {
 	n := 0
 	for _, b := range l.body {
@@ -140,20 +150,6 @@ func exits(l *natLoop) int {
 		}
 	}
 	return n
-}
-
-// callsHelper reports whether l calls a helper: a copy of a loop that can
-// leave early on what the helper gave folds nothing (a walk of a kernel
-// list with bpf_probe_read_kernel), so it is left a loop, as clang leaves it.
-func callsHelper(l *natLoop) bool {
-	for _, b := range l.body {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpCall {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func readsVolatile(l *natLoop) bool {
