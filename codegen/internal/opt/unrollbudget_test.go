@@ -67,3 +67,31 @@ func TestUnrollBudgetFolding(t *testing.T) {
 		}
 	}
 }
+
+// A pragma loop's budget counts copies and jumps free, as clang's cost
+// does: 600 trips of 11 instructions, 16 copies and a jump fit (6,600
+// counted, 16,800 with the copies); 600 trips of 30 instructions do not
+// (18,000, over 16,384).
+func TestUnrollPragmaBudget(t *testing.T) {
+	for _, tc := range []struct {
+		adds, movs int
+		unroll     bool
+	}{{9, 16, true}, {28, 0, false}} {
+		var b strings.Builder
+		b.WriteString("func prog(r1) section \"socket\" returns {\nb0:\n  r2 = mov 0\n  r3 = load.u32 [r1] ctx\n  goto b1\nb1:\n  if r2 slt 600 goto b2 else b3\nb2:\n")
+		for i := 0; i < tc.adds; i++ {
+			fmt.Fprintf(&b, "  r3 = add r3, %d\n", i+1)
+		}
+		for i := 0; i < tc.movs; i++ {
+			fmt.Fprintf(&b, "  r%d = mov r3\n", 10+i)
+		}
+		b.WriteString("  r2 = add r2, 1\n  goto b1 !unroll\nb3:\n  ret r3\n}\n")
+		f, err := ir.ParseFunc(b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := unrollLoops(f, nil, 0); got != tc.unroll {
+			t.Errorf("%d adds, %d copies: unrolled %v, want %v", tc.adds, tc.movs, got, tc.unroll)
+		}
+	}
+}
