@@ -602,13 +602,39 @@ func triangleArm(blocks []emitted, target, preds []int, a, b int) (int, bool) {
 		return preds[s] == 1 && preds[j] > 1 && t != nil && t.kind == kJump &&
 			!noFallthrough(&blocks[s]) && target[t.then] == j
 	}
+	// An arm that only sets constants (a clamp: `if (x > 65) x = 64;`)
+	// narrows the state: the path that skips it goes first, as clang's
+	// select lowering (the constant stored, then the value over it on
+	// the fall-through) orders them, and the constant's state is pruned
+	// against the range's at the join (bpf-developer-tutorial's
+	// 27-replace: its loop nest was verified a second time, 2.2x clang).
+	pick := func(s, j int) (int, bool) {
+		if constArm(&blocks[s]) {
+			return j, true
+		}
+		return s, true
+	}
 	switch {
 	case arm(a, b) && !arm(b, a):
-		return a, true
+		return pick(a, b)
 	case arm(b, a) && !arm(a, b):
-		return b, true
+		return pick(b, a)
 	}
 	return 0, false
+}
+
+// constArm reports whether b's body only moves constants into registers.
+func constArm(b *emitted) bool {
+	if len(b.body) == 0 {
+		return false
+	}
+	for _, o := range b.body {
+		op := o.ins.OpCode
+		if c := op.Class(); (c != asm.ALUClass && c != asm.ALU64Class) || op.ALUOp() != asm.Mov || op.Source() != asm.ImmSource {
+			return false
+		}
+	}
+	return true
 }
 
 // likelyArm reports the successor branch t is expected to take (see
