@@ -11,6 +11,7 @@ import (
 func legalize(f *ir.Func, c *passCtx) {
 	zeroTested := zeroTestedOnly(f)
 	var w widths
+	var low map[ir.Reg]bool
 	// nonNegative reports whether both operands of a signed division are
 	// at least 0 at its width: it is then the unsigned one (`u8 /= 30`
 	// divides an int-promoted byte; 0 divides and leaves as the signed
@@ -59,7 +60,10 @@ func legalize(f *ir.Func, c *passCtx) {
 				if w == nil {
 					w = valueWidths(f)
 				}
-				out = append(out, widenBranch(f, in, w)...)
+				if low == nil {
+					low = lowHalfOnly(f)
+				}
+				out = append(out, widenBranch(f, in, w, low)...)
 			default:
 				out = append(out, in)
 			}
@@ -151,7 +155,7 @@ func expandSDiv(f *ir.Func, in *ir.Instr) []*ir.Instr {
 
 // widenBranch extends both operands of a 32-bit comparison to 64 bits
 // (sign-extending for signed conditions) for CPUs without JMP32.
-func widenBranch(f *ir.Func, in *ir.Instr, w widths) []*ir.Instr {
+func widenBranch(f *ir.Func, in *ir.Instr, w widths, low map[ir.Reg]bool) []*ir.Instr {
 	signed := in.Cond == ir.Sgt || in.Cond == ir.Sge || in.Cond == ir.Slt || in.Cond == ir.Sle
 	var out []*ir.Instr
 	widen := func(o ir.Operand) ir.Operand {
@@ -167,6 +171,16 @@ func widenBranch(f *ir.Func, in *ir.Instr, w widths) []*ir.Instr {
 			// the register indexing the buffer was not).
 			return o
 		}
+		if low[o.Reg] {
+			// Nothing reads its upper half: extend it in place, as
+			// clang does (r <<= 32; r >>= 32), so that the bound the
+			// comparison gives is the register's, which a helper is
+			// then given (tracee's `uint len = (uint)x; if (len <= 64)
+			// bpf_probe_read(buf, len, ...)` at -mcpu=v2: the bound was
+			// on a copy).
+			out = append(out, &ir.Instr{Op: ir.OpExt, Dst: o.Reg, A: o, Bits: 32, Signed: signed, Pos: in.Pos})
+			return o
+		}
 		d := f.NewReg()
 		out = append(out, &ir.Instr{Op: ir.OpExt, Dst: d, A: o, Bits: 32, Signed: signed, Pos: in.Pos})
 		return ir.R(d)
@@ -177,6 +191,105 @@ func widenBranch(f *ir.Func, in *ir.Instr, w widths) []*ir.Instr {
 		out[0].Note, nb.Note = in.Note, ""
 	}
 	return append(out, &nb)
+}
+
+// lowHalfOnly returns the registers a helper is given (a size) every read
+// of which reads only the low 32 bits: 32-bit operations and comparisons,
+// extensions from 32 bits or fewer, stores of 4 bytes or fewer. Their
+// upper halves can be anything (a u32 truncation of a 64-bit load, an int
+// difference).
+func lowHalfOnly(f *ir.Func) map[ir.Reg]bool {
+	low := map[ir.Reg]bool{}
+	wide := map[ir.Reg]bool{}
+	for _, p := range f.Params {
+		wide[p] = true // its caller's value, read by nothing we see
+	}
+	copies := map[ir.Reg][]ir.Reg{} // r -> the registers copied from it
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			narrow := false
+			switch in.Op {
+			case ir.OpALU, ir.OpBranch, ir.OpNeg:
+				narrow = in.W32
+			case ir.OpExt:
+				narrow = in.Bits <= 32
+			case ir.OpMov:
+				if !in.A.IsImm {
+					low[in.A.Reg] = true
+					copies[in.A.Reg] = append(copies[in.A.Reg], in.Dst)
+					continue
+				}
+			}
+			forEachUse(in, func(o *ir.Operand) {
+				switch {
+				case narrow:
+					low[o.Reg] = true
+				case in.Op == ir.OpStore && in.Size <= 4 && !in.B.IsImm && o == &in.B && (in.Slot != nil || in.A.IsImm || in.A.Reg != o.Reg):
+					low[o.Reg] = true
+				default:
+					wide[o.Reg] = true
+				}
+			})
+		}
+	}
+	// A copy is read as its copies are.
+	for changed := true; changed; {
+		changed = false
+		for r, ds := range copies {
+			if wide[r] {
+				continue
+			}
+			for _, d := range ds {
+				if wide[d] || !low[d] && len(copies[d]) == 0 {
+					wide[r], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	for r := range wide {
+		delete(low, r)
+	}
+	// Only values a helper is given, through copies and extensions: a
+	// bound kept on a count subtracted from an offset (an unrolled path
+	// walk's name lengths) would make each count a verifier state of its
+	// own, as -mcpu=v3's 32-bit jumps do (path_walk_order: 2,443 -> 40,449
+	// verified at v1).
+	given := map[ir.Reg]bool{}
+	from := map[ir.Reg][]ir.Reg{} // d -> the registers d is a copy or extension of
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			switch {
+			case in.Op == ir.OpCall:
+				for _, a := range in.Args {
+					if !a.IsImm {
+						given[a.Reg] = true
+					}
+				}
+			case (in.Op == ir.OpMov || in.Op == ir.OpExt) && !in.A.IsImm:
+				from[in.Dst] = append(from[in.Dst], in.A.Reg)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for d, rs := range from {
+			if !given[d] {
+				continue
+			}
+			for _, r := range rs {
+				if !given[r] {
+					given[r], changed = true, true
+				}
+			}
+		}
+	}
+	for r := range low {
+		if !given[r] {
+			delete(low, r)
+		}
+	}
+	return low
 }
 
 // sdivPow2 expands a signed division or remainder by a constant ±2^k the
