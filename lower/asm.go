@@ -446,7 +446,7 @@ func (fl *fnLowerer) asmReferences(x *cc.Asm, code *ir.Asm) bool {
 		if ref == "" {
 			continue
 		}
-		if fi, ok := fl.l.funcs[ref]; ok {
+		if fi, ok := fl.l.funcs[ref]; ok && !(ins.OpCode.IsDWordLoad() && fi.f.Inline && fi.f.Static) {
 			fl.fi.calls[fi.name] = x.Position()
 			if ins.OpCode.IsDWordLoad() {
 				// A function's address: a callback for bpf_loop and the like.
@@ -458,10 +458,30 @@ func (fl *fnLowerer) asmReferences(x *cc.Asm, code *ir.Asm) bool {
 		if fl.l.isGlobal(ref) || fl.l.isKfunc(ref) {
 			continue
 		}
+		if ins.OpCode.IsDWordLoad() {
+			// `r1 = name ll` of a symbol this file does not define (or
+			// names only an always_inline static function, which clang
+			// never emits): an undefined symbol the loader or the static
+			// linker provides, as clang's assembler leaves it
+			// (datadog-agent's LOAD_CONSTANT, patched by its loader).
+			fl.l.asmExtern(ref)
+			continue
+		}
 		fl.l.errorf(x.Token3, "inline asm refers to %q, which is not a function, map or global of this file", ref)
 		return false
 	}
 	return true
+}
+
+// asmExtern records name, loaded by inline asm and defined nowhere in the
+// unit, as an undefined symbol without BTF.
+func (l *lowerer) asmExtern(name string) {
+	for _, g := range l.m.Globals {
+		if g.Name == name && g.Extern {
+			return
+		}
+	}
+	l.m.Globals = append(l.m.Globals, &ir.Global{Name: name, Extern: true})
 }
 
 // isGlobal reports whether name is a map or variable of the unit.

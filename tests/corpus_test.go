@@ -47,6 +47,7 @@ type program struct {
 	WholeListing string
 	NonDet       map[string]bool
 	NoBPFTool    string // CLANG-BPFTOOL: skip REASON
+	NoLibbpf     string // BPFTOOL: skip REASON (bpfcc's object too)
 	// NoClangCilium (CLANG-CILIUM: skip REASON) marks programs whose clang
 	// object cilium/ebpf cannot parse or load, while bpfcc's object it can.
 	NoClangCilium string
@@ -289,6 +290,12 @@ func parseProgram(path string, src []byte) (*program, error) {
 				return nil, bad("want skip REASON")
 			}
 			p.NoBPFTool = reason
+		case "BPFTOOL":
+			reason, ok := strings.CutPrefix(arg, "skip ")
+			if !ok {
+				return nil, bad("want skip REASON")
+			}
+			p.NoLibbpf = reason
 		case "CLANG-CILIUM":
 			reason, ok := strings.CutPrefix(arg, "skip ")
 			if !ok {

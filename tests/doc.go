@@ -18,6 +18,7 @@
 //	// LISTING: whole REASON              (the whole -S listing is testdata/NAME.golden)
 //	// NONDET: NAME                       (map or variable the differential test ignores)
 //	// CLANG-BPFTOOL: skip REASON          (clang's object is not expected to load with libbpf)
+//	// BPFTOOL: skip REASON                (neither is bpfcc's: a construct only another loader handles)
 //	// CLANG-CILIUM: skip REASON           (cilium/ebpf cannot parse or load clang's object; not run or compared)
 //
 // Every program says what its listing must show (TestGolden): CHECK,

@@ -103,6 +103,9 @@ func TestLibbpfLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if p.NoLibbpf != "" {
+				t.Skipf("BPFTOOL: %s", p.NoLibbpf)
+			}
 			err = bpftoolLoadAll(t, bpftool, p.Name, res.Object)
 			if p.XFail != "" {
 				if err == nil {

@@ -455,6 +455,7 @@ var noEffect = map[string]bool{
 	"-fno-unroll-loops": true, "-fstrict-aliasing": true, "-fno-exceptions": true, "-ffunction-sections": true,
 	"-fdata-sections": true, "-fno-stack-check": true, "-fwrapv": true, "-fno-strict-overflow": true,
 	"-fno-delete-null-pointer-checks": true, "-fsigned-char": true, "-fno-unsigned-char": true,
+	"-fmerge-all-constants": true, "-fno-merge-all-constants": true,
 }
 
 // unsupported says why bpfcc refuses a clang option.

@@ -21,6 +21,7 @@ func TestClangCompatFlags(t *testing.T) {
 		"-fpie", "-fPIC", "-ferror-limit=0", "-fmacro-prefix-map=/a=.", "-fdebug-prefix-map=/a=.",
 		"-fdebug-default-version=4", "-gdwarf-4", "-mllvm", "-bpf-expand-memcpy-in-order", "-mattr=+alu32", "-Oz",
 		"-fno-inline", "-fvisibility=hidden", "-fno-builtin-memcpy", "-fwrapv", "-fdebug-compilation-dir", ".",
+		"-fmerge-all-constants",
 		"-fdebug-compilation-dir=/src", "--target=bpf", "--target", "bpfel-unknown-none", "p.c"})
 	if err != nil {
 		t.Fatal(err)

@@ -352,6 +352,9 @@ func (w *writer) addExternBTF(b *btf.Builder) error {
 		ds.Vars = append(ds.Vars, btf.VarSecinfo{Type: fn})
 	}
 	for _, e := range w.o.Externs {
+		if e.BTF == nil && e.Section == "" {
+			continue // only inline asm loads it: a bare undefined symbol, as clang's
+		}
 		if e.BTF == nil {
 			return invalid("extern %s: no BTF type", e.Name)
 		}

@@ -3,6 +3,7 @@ package opt
 import (
 	"fmt"
 
+	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
 
 	"github.com/bpfcc/bpfcc/ir"
@@ -222,7 +223,10 @@ func dropUnused(m *ir.Module) {
 					}
 					if in.Op == ir.OpAsm {
 						for _, ins := range in.Asm.Insns {
-							if r := ins.Reference(); r != "" {
+							// A call, or a function's address; not the
+							// load of a symbol of the same name that the
+							// file does not define (lower's asmExtern).
+							if r := ins.Reference(); r != "" && (!ins.OpCode.IsDWordLoad() || ins.Src == asm.PseudoFunc) {
 								refs[r] = true
 							}
 						}

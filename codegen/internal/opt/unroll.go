@@ -94,7 +94,10 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 		case u == ir.UnrollNever:
 			continue
 		case u > 0:
-			maxTrips, maxInstrs = min(int(u), maxPragmaTrips), maxPragmaInstrs
+			// unroll(N) of an N-iteration loop unrolls it whole, as
+			// clang does: a loop tested at its head runs the test N+1
+			// times (trips counts the copies, the last one leaving).
+			maxTrips, maxInstrs = min(int(u)+1, maxPragmaTrips), maxPragmaInstrs
 		case !auto:
 			continue
 		case exits(l) > 1 && readsVolatile(l):

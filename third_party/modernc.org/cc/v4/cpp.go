@@ -1375,21 +1375,53 @@ func (c *cpp) parsePragma(ts tokenSequence, eval bool, w *cppTokens) {
 
 	t2, skip := ts.peekNonBlank()
 	ts.skip(skip + 1)
+	expanded := false
+	if t2.Ch != rune(STRINGLITERAL) && t2.Ch != rune(LONGSTRINGLITERAL) {
+		// bpfcc: an operand that macro expansion makes a string literal,
+		// _Pragma(STRINGIFY(unroll(N))), as clang and gcc accept it
+		// (datadog-agent's READ_INTO_BUFFER). See README.bpfcc.md.
+		var arg cppTokens
+		for depth, tok := 0, t2; ; tok = ts.shift() {
+			if tok.Ch == eof {
+				c.eh("%v: expected ')'", t2.Position())
+				return
+			}
+			if tok.Ch == ')' && depth == 0 {
+				break
+			}
+			switch tok.Ch {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			arg = append(arg, tok)
+		}
+		var out cppTokens
+		c.expand(false, false, &arg, &out)
+		var lits []cppToken
+		for _, tok := range out {
+			if tok.Ch != ' ' && tok.Ch != '\n' && tok.Ch != eof {
+				lits = append(lits, tok)
+			}
+		}
+		if len(lits) != 1 || lits[0].Ch != rune(STRINGLITERAL) && lits[0].Ch != rune(LONGSTRINGLITERAL) {
+			c.eh("%v: expected string-literal", t2.Position())
+			return
+		}
+		t2, expanded = lits[0], true
+	}
 	s := t2.SrcStr()
-	switch t2.Ch {
-	case rune(STRINGLITERAL):
-		// ok
-	case rune(LONGSTRINGLITERAL):
+	if t2.Ch == rune(LONGSTRINGLITERAL) {
 		s = s[1:] // Remove leading 'L'
-	default:
-		c.eh("%v: expected string-literal", t2.Position())
-		return
 	}
 
-	t, skip = ts.peekNonBlank()
-	ts.skip(skip + 1)
-	if t.Ch != ')' {
-		c.eh("%v: expected '('", t.Position())
+	if !expanded {
+		t, skip = ts.peekNonBlank()
+		ts.skip(skip + 1)
+		if t.Ch != ')' {
+			c.eh("%v: expected '('", t.Position())
+		}
 	}
 
 	// [0]6.10.9 The string literal is destringized by deleting the L prefix, if
