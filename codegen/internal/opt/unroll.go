@@ -33,7 +33,7 @@ const (
 const (
 	maxPragmaTrips  = 1024
 	maxPragmaInstrs = 16384
-	maxPragmaFunc   = 65536
+	maxPragmaFunc   = 30000 // IR instructions of the function once unrolled
 	maxPragmaUnroll = 1024
 )
 
@@ -113,8 +113,9 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 			continue
 		}
 		pragma := l.latch.Term().Unroll > 0
-		n := 0
+		n, all := 0, 0
 		for _, b := range l.body {
+			all += len(b.Instrs)
 			for _, in := range b.Instrs {
 				// A pragma's budget is clang's pragma threshold, in
 				// its cost: copies and jumps are free (tracee's
@@ -127,6 +128,12 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 			}
 		}
 		if trips > maxTrips {
+			continue
+		}
+		if pragma && size+trips*all > maxPragmaFunc {
+			// All of the function's instructions, copies included,
+			// within what BPF's 16-bit jumps reach (strobemeta's
+			// on_event went over 32,767 with its copies free).
 			continue
 		}
 		if trips*n > maxInstrs && !(maxInstrs == maxUnrollInstrs && trips*n <= maxFoldingInstrs && foldsAway(f, va, l)) {
