@@ -117,25 +117,7 @@ func sinkToUses(f *ir.Func, _ *passCtx) {
 // sinkTarget returns the block of targets in may move to, or nil.
 func sinkTarget(in *ir.Instr, targets []*ir.Block, defs map[ir.Reg]int, uses map[ir.Reg]map[*ir.Block]int,
 	usedLater, redefined map[ir.Reg]bool, writes bool, dominates func(a, b *ir.Block) bool) *ir.Block {
-	switch in.Op {
-	case ir.OpMov, ir.OpALU, ir.OpExt, ir.OpNeg, ir.OpBswap:
-	case ir.OpLoad:
-		if in.Volatile || writes {
-			return nil
-		}
-	default:
-		return nil
-	}
-	if in.Dst == 0 || defs[in.Dst] != 1 || usedLater[in.Dst] || len(uses[in.Dst]) == 0 || in.Note != "" {
-		return nil
-	}
-	operandsKept := true
-	forEachUse(in, func(o *ir.Operand) {
-		if redefined[o.Reg] {
-			operandsKept = false
-		}
-	})
-	if !operandsKept {
+	if !movable(in, usedLater, redefined, writes) || defs[in.Dst] != 1 || len(uses[in.Dst]) == 0 {
 		return nil
 	}
 	for _, s := range targets {
@@ -160,26 +142,8 @@ func sinkTarget(in *ir.Instr, targets []*ir.Block, defs map[ir.Reg]int, uses map
 // register neither read nor assigned again after in within a.
 func sinkReassigned(in *ir.Instr, a *ir.Block, targets []*ir.Block, live *regalloc.BlockLive,
 	uses map[ir.Reg]map[*ir.Block]int, usedLater, redefined map[ir.Reg]bool, writes bool) *ir.Block {
-	switch in.Op {
-	case ir.OpMov, ir.OpALU, ir.OpExt, ir.OpNeg, ir.OpBswap:
-	case ir.OpLoad:
-		if in.Volatile || writes {
-			return nil
-		}
-	default:
-		return nil
-	}
 	r := in.Dst
-	if usedLater[r] || redefined[r] || in.Note != "" {
-		return nil
-	}
-	kept := true
-	forEachUse(in, func(o *ir.Operand) {
-		if redefined[o.Reg] || o.Reg == r {
-			kept = false
-		}
-	})
-	if !kept {
+	if !movable(in, usedLater, redefined, writes) || redefined[r] {
 		return nil
 	}
 	var to *ir.Block
@@ -195,4 +159,30 @@ func sinkReassigned(in *ir.Instr, a *ir.Block, targets []*ir.Block, live *regall
 		to = s
 	}
 	return to
+}
+
+// movable reports whether in, a computation without effects, may leave
+// its block for a successor: its result is not read after it in the block,
+// its operands keep their values to the block's end (and are not its
+// result), and for a load nothing after it writes memory.
+func movable(in *ir.Instr, usedLater, redefined map[ir.Reg]bool, writes bool) bool {
+	switch in.Op {
+	case ir.OpMov, ir.OpALU, ir.OpExt, ir.OpNeg, ir.OpBswap:
+	case ir.OpLoad:
+		if in.Volatile || writes {
+			return false
+		}
+	default:
+		return false
+	}
+	if in.Dst == 0 || usedLater[in.Dst] || in.Note != "" {
+		return false
+	}
+	kept := true
+	forEachUse(in, func(o *ir.Operand) {
+		if redefined[o.Reg] || o.Reg == in.Dst {
+			kept = false
+		}
+	})
+	return kept
 }
