@@ -30,6 +30,8 @@ func TestFrontendMessages(t *testing.T) {
 			// cc has only a TODO note without a position: it goes to the
 			// end of the input.
 			[]string{"2:56: cannot initialize pointer to int with a value of type struct s"}},
+		{"struct defined twice", "struct foo { int a; };\nstruct foo { int a; };\nint f(struct foo *p) { return p->a; }\n",
+			[]string{"2:1: redefinition of 'struct foo', first defined at m.c:1:1"}},
 		{"typeof of a missing member", "struct foo { int a; };\nint f(struct foo *p) { typeof(p->b) v = 0; return v; }\n",
 			// cc also notes the typeof: its echo is dropped.
 			[]string{"2:32: struct foo has no member named 'b'"}},

@@ -342,10 +342,20 @@ func (c *ctx) checkScope(s *Scope) {
 			c.errors.add(errorf("TODO %T", lss[0]))
 		}
 		if len(sus) > 1 {
-			for _, v := range sus[1:] {
+			var def *StructOrUnionSpecifier
+			for _, v := range sus {
 				if !sus[0].Type().IsCompatible(v.Type()) {
 					c.errors.add(errorf("%v: incompatible redeclaration of '%s' at %v:", v.Position(), v.Type(), sus[0].Position()))
 					break
+				}
+				// bpfcc: a second definition in one scope, however like
+				// the first, is an error, as clang's "redefinition of".
+				if v.Case == StructOrUnionSpecifierDef {
+					if def != nil {
+						c.errors.add(errorf("%v: redefinition of '%s', first defined at %v", v.Position(), v.Type(), def.Position()))
+						break
+					}
+					def = v
 				}
 			}
 		}
