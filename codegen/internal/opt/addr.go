@@ -268,7 +268,18 @@ func splitConstIndexes(f *ir.Func) {
 			if !addConst && ((in.Op != ir.OpLoad && in.Op != ir.OpStore && in.Op != ir.OpAtomic) || in.Slot != nil || in.A.IsImm || in.Core != nil) {
 				continue
 			}
+			// Through copies of it (r7 = mov r13): the check and the
+			// access it guards then share one n (loxilb's nhl + 14 + v,
+			// compared as + 15 and read at + 14: two sums, the one read
+			// unchecked).
 			r := in.A.Reg
+			for range 8 {
+				d := instr(r)
+				if d == nil || d.Op != ir.OpMov || d.A.IsImm || defs[d.A.Reg] != 1 {
+					break
+				}
+				r = d.A.Reg
+			}
 			p, ok := split(r)
 			if !ok || !addConst && !fitsInt16(in.Off+p.c) {
 				continue
