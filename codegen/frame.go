@@ -12,9 +12,9 @@ import (
 // that spill slots below stay aligned.
 func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 	type placed struct {
-		s      *ir.Slot
-		lo, hi int // depth below the frame pointer: bytes [fp-hi, fp-lo)
-		filled bool
+		s         *ir.Slot
+		lo, hi    int // depth below the frame pointer: bytes [fp-hi, fp-lo)
+		untracked bool
 	}
 	var done []placed
 	ranges := slotRanges(f)
@@ -40,8 +40,8 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 		size := max(s.Size, 0)
 		// A scalar whose tracked value cannot matter takes its C size, and
 		// shares its word only with others such (see untrackedScalars).
-		filled := ranges[s] != nil && ranges[s].filled
-		if filled {
+		untracked := ranges[s] != nil && ranges[s].untracked
+		if untracked {
 			size, align = s.Scalar, s.Scalar
 		}
 		// Below every object placed so far that may be alive at the same
@@ -68,13 +68,13 @@ func layoutSlots(f *ir.Func) (map[*ir.Slot]int, int) {
 			// A word is shared only by such scalars, or by none.
 			word := (hi - size) / 8 * 8
 			for _, p := range live {
-				if p.hi > word && p.filled != filled {
+				if p.hi > word && p.untracked != untracked {
 					hi = alignUp(alignUp(base, 8)+size, align)
 					break
 				}
 			}
 		}
-		done = append(done, placed{s, hi - size, hi, filled})
+		done = append(done, placed{s, hi - size, hi, untracked})
 		offs[s] = -hi
 		if size == 8 && ranges[s] != nil && ranges[s].key && s.Scalar > 0 && s.Scalar <= 4 {
 			// A map key the program also stores and loads (a counter)

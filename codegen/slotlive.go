@@ -4,8 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/cilium/ebpf/asm"
-
+	"github.com/bpfcc/bpfcc/codegen/internal/helpermem"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -31,9 +30,9 @@ import (
 type slotRange struct {
 	live   map[*ir.Block][2]int
 	writes []point
-	// filled: a scalar whose tracked value cannot matter
+	// untracked: a scalar whose tracked value cannot matter
 	// (untrackedScalars), which may take its C size in the frame.
-	filled bool
+	untracked bool
 	// key: a scalar passed as a map's key (see layoutSlots).
 	key bool
 }
@@ -64,33 +63,6 @@ func (a *slotRange) interferes(b *slotRange) bool {
 	}
 	return false
 }
-
-// helperReads marks, per helper, the pointer arguments it only reads:
-// passing an object's address there is an access but not a write.
-var helperReads = map[int64][]int{
-	int64(asm.FnMapLookupElem):      {1},
-	int64(asm.FnMapUpdateElem):      {1, 2},
-	int64(asm.FnMapDeleteElem):      {1},
-	int64(asm.FnMapPushElem):        {1},
-	int64(asm.FnProbeRead):          {2},
-	int64(asm.FnProbeReadStr):       {2},
-	int64(asm.FnProbeReadKernel):    {2},
-	int64(asm.FnProbeReadUser):      {2},
-	int64(asm.FnProbeReadKernelStr): {2},
-	int64(asm.FnProbeReadUserStr):   {2},
-	int64(asm.FnTracePrintk):        {0},
-	int64(asm.FnTraceVprintk):       {0, 2},
-	int64(asm.FnPerfEventOutput):    {3},
-	int64(asm.FnRingbufOutput):      {1},
-	int64(asm.FnSkbStoreBytes):      {2},
-	int64(asm.FnSnprintf):           {2, 3},
-	int64(asm.FnSeqPrintf):          {1, 3},
-	int64(asm.FnStrncmp):            {0, 2},
-}
-
-// helperDynptrFromMem keeps the pointer it is passed inside the dynptr
-// object: the memory is read later through the dynptr, not the pointer.
-const helperDynptrFromMem = int64(asm.FnDynptrFromMem)
 
 // slotRanges returns the live range of each slot of f whose every access
 // it can see: through instructions naming the slot, registers holding an
@@ -236,11 +208,10 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 					touch(s, b, i, in.Op != ir.OpLoad)
 				}
 			case ir.OpCall:
-				reads := helperReads[in.Imm]
 				for k, a := range in.Args {
 					if !a.IsImm {
 						for s := range taint[a.Reg] {
-							touch(s, b, i, !slices.Contains(reads, k))
+							touch(s, b, i, !helpermem.Reads(in.Imm, k))
 							// The objects whose addresses it holds are
 							// within the helper's reach too (bpf_loop's
 							// callback follows a pointer in its context:
@@ -268,7 +239,7 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 					escape(a)
 				}
 			case ir.OpCall:
-				if in.Imm == helperDynptrFromMem {
+				if helpermem.Keeps(in.Imm) {
 					for _, a := range in.Args {
 						escape(a)
 					}
@@ -325,9 +296,9 @@ func slotRanges(f *ir.Func) map[*ir.Slot]*slotRange {
 		}
 		ranges[s] = r
 	}
-	filled, keys := untrackedScalars(f, taint)
+	untracked, keys := untrackedScalars(f, taint)
 	for s, r := range ranges {
-		r.filled, r.key = filled[s], keys[s]
+		r.untracked, r.key = untracked[s], keys[s]
 	}
 	return ranges
 }

@@ -1,10 +1,7 @@
 package codegen
 
 import (
-	"slices"
-
-	"github.com/cilium/ebpf/asm"
-
+	"github.com/bpfcc/bpfcc/codegen/internal/helpermem"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -18,20 +15,6 @@ import (
 // Two such scalars may share a word, as clang packs small objects:
 // KubeArmor's and tracee's inlined READ_KERN temporaries and one-character
 // strings, each a word, put frames over BPF's 512 bytes where clang's fit.
-
-// helperFills gives, per helper, the argument that points at the memory it
-// writes and the argument that is that memory's size.
-var helperFills = map[int64][2]int{
-	int64(asm.FnProbeRead):          {0, 1},
-	int64(asm.FnProbeReadStr):       {0, 1},
-	int64(asm.FnProbeReadKernel):    {0, 1},
-	int64(asm.FnProbeReadUser):      {0, 1},
-	int64(asm.FnProbeReadKernelStr): {0, 1},
-	int64(asm.FnProbeReadUserStr):   {0, 1},
-	int64(asm.FnCopyFromUser):       {0, 1},
-	int64(asm.FnGetCurrentComm):     {0, 1},
-	int64(asm.FnSkbLoadBytes):       {2, 3},
-}
 
 // untrackedScalars returns the scalars of f (ir.Slot.Scalar) whose value
 // in memory the verifier's tracking cannot matter to: only helpers write
@@ -128,23 +111,22 @@ func untrackedScalars(f *ir.Func, taint slotSets[ir.Reg]) (ok, keys slotSet) {
 				}
 				refuse(in.A)
 			case ir.OpCall:
-				fill, fills := helperFills[in.Imm]
-				reads := helperReads[in.Imm]
+				fill, fills := helpermem.Fills(in.Imm)
 				for k, a := range in.Args {
 					at, known := addr(a)
 					switch {
 					case !known:
 						refuse(a)
-					case fills && k == fill[0] && fill[1] < len(in.Args) && in.Args[fill[1]].IsImm:
-						access(at.s, at.off, in.Args[fill[1]].Imm, nil)
+					case fills && k == fill.Ptr && fill.Size < len(in.Args) && in.Args[fill.Size].IsImm:
+						access(at.s, at.off, in.Args[fill.Size].Imm, nil)
 						if at.off != 0 {
 							delete(ok, at.s)
 						}
-					case slices.Contains(reads, k):
+					case helpermem.Reads(in.Imm, k):
 						if at.off != 0 {
 							delete(ok, at.s)
 						}
-						if k == 1 && mapKeyed[in.Imm] {
+						if helpermem.MapKey(in.Imm, k) {
 							keys[at.s] = true
 						}
 					default:
@@ -160,11 +142,4 @@ func untrackedScalars(f *ir.Func, taint slotSets[ir.Reg]) (ok, keys slotSet) {
 		}
 	}
 	return ok, keys
-}
-
-// mapKeyed are the helpers whose second argument is a map key.
-var mapKeyed = map[int64]bool{
-	int64(asm.FnMapLookupElem): true,
-	int64(asm.FnMapUpdateElem): true,
-	int64(asm.FnMapDeleteElem): true,
 }

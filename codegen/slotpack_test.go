@@ -11,7 +11,7 @@ import (
 // stores to and loads keeps its own word, as does one a helper fills wider
 // than its C size, one read beyond it, and one beside a small object the
 // program stores to.
-func TestHelperFilledScalarsShareWords(t *testing.T) {
+func TestUntrackedScalarsShareWords(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		body  string
@@ -106,13 +106,13 @@ b0:
 			// that no other object's bytes share.
 			for _, s := range f.Slots {
 				o, ok := offs[s]
-				if !ok || s.Scalar == 0 || filledIn(f, s) {
+				if !ok || s.Scalar == 0 || untrackedIn(f, s) {
 					continue
 				}
 				for _, p := range f.Slots {
 					q, ok := offs[p]
 					size := p.Size
-					if filledIn(f, p) {
+					if untrackedIn(f, p) {
 						size = p.Scalar
 					}
 					if ok && p != s && q < o+8 && o < q+size {
@@ -124,7 +124,7 @@ b0:
 	}
 }
 
-func filledIn(f *ir.Func, s *ir.Slot) bool {
+func untrackedIn(f *ir.Func, s *ir.Slot) bool {
 	r := slotRanges(f)[s]
-	return r != nil && r.filled
+	return r != nil && r.untracked
 }

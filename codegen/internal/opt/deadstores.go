@@ -3,8 +3,7 @@ package opt
 import (
 	"slices"
 
-	"github.com/cilium/ebpf/asm"
-
+	"github.com/bpfcc/bpfcc/codegen/internal/helpermem"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
@@ -83,19 +82,6 @@ func (va *valueAnalysis) deadStores() {
 	}
 }
 
-// helperFills gives, per helper that writes every byte of the memory it is
-// given (the data, or zeros when it fails), the argument pointing at that
-// memory and the argument that is its size. (Not the _str variants: they
-// stop at the string's end.)
-var helperFills = map[int64][2]int{
-	int64(asm.FnProbeRead):       {0, 1},
-	int64(asm.FnProbeReadKernel): {0, 1},
-	int64(asm.FnProbeReadUser):   {0, 1},
-	int64(asm.FnCopyFromUser):    {0, 1},
-	int64(asm.FnGetCurrentComm):  {0, 1},
-	int64(asm.FnSkbLoadBytes):    {2, 3},
-}
-
 // fillKilledStores deletes stores to stack objects whose bytes a helper
 // then fills whole before anything reads them, within a block: the zeroing
 // before a read (`__builtin_memset(&_val, 0, sizeof(_val));
@@ -137,7 +123,7 @@ func fillKilledStores(f *ir.Func, taint map[ir.Reg]map[*ir.Slot]bool) {
 			case in.Op == ir.OpAtomic:
 				esc(in.B)
 				esc(in.C)
-			case in.Op == ir.OpCallFunc || in.Op == ir.OpAsm || in.Op == ir.OpCall && in.Imm == int64(asm.FnDynptrFromMem):
+			case in.Op == ir.OpCallFunc || in.Op == ir.OpAsm || in.Op == ir.OpCall && helpermem.Keeps(in.Imm):
 				for _, a := range in.Args {
 					esc(a)
 				}
@@ -224,16 +210,17 @@ func fillKilledStores(f *ir.Func, taint map[ir.Reg]map[*ir.Slot]bool) {
 			case ir.OpCall:
 				// What it fills is written before, what else it is
 				// given is read: walking back, the reads come last.
-				fill, fills := helperFills[in.Imm]
+				fill, fills := helpermem.Fills(in.Imm)
+				fills = fills && fill.Whole
 				for k, a := range in.Args {
-					if fills && k == fill[0] && !a.IsImm && !mixed[a.Reg] && fill[1] < len(in.Args) && in.Args[fill[1]].IsImm {
+					if fills && k == fill.Ptr && !a.IsImm && !mixed[a.Reg] && fill.Size < len(in.Args) && in.Args[fill.Size].IsImm {
 						if at := frame[a.Reg]; at.s != nil && !unsafe[at.s] {
-							mark(at.s, at.off, in.Args[fill[1]].Imm, true)
+							mark(at.s, at.off, in.Args[fill.Size].Imm, true)
 						}
 					}
 				}
 				for k, a := range in.Args {
-					if !fills || k != fill[0] {
+					if !fills || k != fill.Ptr {
 						readAll(a)
 					}
 				}
