@@ -118,8 +118,9 @@ func Parse(path string, opts Options) (*Unit, error) {
 	prag := newPragmas()
 	cfg.PragmaHandler = prag.handle
 	loops := &loopSites{}
+	cfg.PragmaLabel = loops.label
 	main, regions := hideAccessAttribute(path, dropEmptyAttributes(rewriteFnArray(rewriteU8(endLine(src)))))
-	mainText := loops.mark(rewriteLocalLabels(rewriteNamedVariadics(main)))
+	mainText := rewriteLocalLabels(rewriteNamedVariadics(main))
 	if len(opts.Includes) > 0 {
 		// The cached preamble would be read without them.
 		opts.Cache = nil
@@ -134,7 +135,6 @@ func Parse(path string, opts Options) (*Unit, error) {
 	pruned := false
 	sfs := cfg.FS.(sourceFS)
 	sfs.regions = &headerRegions
-	sfs.loops = loops
 	if opts.TargetHeader != nil {
 		sfs.target = onceTarget(opts.TargetHeader, src)
 	}

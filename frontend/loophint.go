@@ -1,9 +1,7 @@
 package frontend
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -12,114 +10,36 @@ import (
 
 // Loop pragmas (`#pragma unroll`, `#pragma clang loop unroll(full)`,
 // `#pragma nounroll`, `#pragma GCC unroll N`, and the same through
-// `_Pragma` in a macro such as libbpf's __pragma_loop_unroll_full) must
-// reach the loop they stand before, but cc passes a pragma to its handler
-// without telling where in the token stream it was (a _Pragma's tokens
-// have no position at all). So the sources are marked before cc reads
-// them: every such site directly before a `for`, `while` or `do` gets a
-// label of its own (`__bpfcc_loop_N:`), a statement prefix C allows there.
-// Conditional compilation keeps or drops the label with the pragma, cc
-// puts it in the AST around the loop, and after parsing the label's site
-// is resolved against the macros cc ended with (Unit.LoopUnroll).
+// `_Pragma`, also in a macro's body or with an operand a macro makes, as
+// libbpf's __pragma_loop_unroll_full and datadog's
+// `_Pragma(STRINGIFY(unroll(N)))`) must reach the loop they stand before.
+// cc runs a pragma when its tokenizer reaches it, and bpfcc's fork puts a
+// label of Config.PragmaLabel's naming (`__bpfcc_loop_N:`) in the
+// pragma's place, so the site is where the parser sees it, after every
+// expansion: cc puts the label in the AST around the loop, and lowering
+// asks Unit.LoopUnroll what it stands for.
 
 // loopSitePrefix begins the labels that mark loop-pragma sites.
 const loopSitePrefix = "__bpfcc_loop_"
 
-// loopSites numbers the marked sites of one Parse.
+// loopSites numbers the loop pragmas of one Parse by their labels.
 type loopSites struct {
-	sites []loopSite
+	sites []string // the pragma's text, by label number
 }
 
-// loopSite is one marked site: the pragma's text, or the name of the
-// macro whose expansion holds it.
-type loopSite struct {
-	pragma string
-	macro  string
-}
-
-func (ls *loopSites) add(s loopSite) string {
-	ls.sites = append(ls.sites, s)
+// label is the cc.Config.PragmaLabel of a Parse: a label for each loop
+// pragma, none for another.
+func (ls *loopSites) label(toks []cc.Token) string {
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.SrcStr()
+	}
+	p := strings.Join(words, " ")
+	if !isLoopPragma(p) {
+		return ""
+	}
+	ls.sites = append(ls.sites, p)
 	return fmt.Sprintf("%s%d", loopSitePrefix, len(ls.sites)-1)
-}
-
-// mayHaveLoopSites is mark's test for a source it may change.
-func mayHaveLoopSites(src []byte) bool {
-	return bytes.Contains(src, []byte("pragma")) || bytes.Contains(src, []byte("unroll"))
-}
-
-// mark labels the loop-pragma sites of src; lines stay where they are.
-func (ls *loopSites) mark(src []byte) []byte {
-	if ls == nil || !mayHaveLoopSites(src) {
-		return src
-	}
-	type edit struct {
-		from, to int // bytes replaced
-		text     string
-	}
-	var edits []edit
-	// Directives: a `#pragma` line of a loop pragma becomes the label.
-	for off := 0; off < len(src); {
-		end := bytes.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += off
-		}
-		line := strings.TrimSpace(string(src[off:end]))
-		if rest, ok := strings.CutPrefix(line, "#"); ok {
-			rest = strings.TrimSpace(rest)
-			if p, ok := strings.CutPrefix(rest, "pragma"); ok && isLoopPragma(p) && !strings.HasSuffix(p, "\\") {
-				edits = append(edits, edit{off, end, ls.add(loopSite{pragma: strings.TrimSpace(p)}) + ":"})
-			}
-		}
-		off = end + 1
-	}
-	// Macros and _Pragma operators right before a loop keyword.
-	toks := scanTokens(src)
-	for i := 1; i < len(toks); i++ {
-		switch toks[i].text {
-		case "for", "while", "do":
-		default:
-			continue
-		}
-		j := i - 1
-		for j >= 0 {
-			t := toks[j]
-			switch {
-			case t.text == ")" && j >= 2 && toks[j-1].text == "(" && toks[j-2].text == "_Pragma":
-				lit := string(bytes.TrimSpace(src[toks[j-1].off+1 : t.off]))
-				if s, err := strconv.Unquote(lit); err == nil && isLoopPragma(s) {
-					edits = append(edits, edit{t.off + 1, t.off + 1, " " + ls.add(loopSite{pragma: s}) + ":"})
-				}
-				j -= 3
-				continue
-			case t.ident && !loopPrefixKeywords[t.text] && isLoopMacroName(t.text):
-				edits = append(edits, edit{t.off + len(t.text), t.off + len(t.text), " " + ls.add(loopSite{macro: t.text}) + ":"})
-				j--
-				continue
-			}
-			break
-		}
-	}
-	if len(edits) == 0 {
-		return src
-	}
-	// Apply from the end so that earlier offsets hold.
-	slices.SortFunc(edits, func(a, b edit) int { return b.from - a.from })
-	out := bytes.Clone(src)
-	for _, e := range edits {
-		out = append(out[:e.from], append([]byte(e.text), out[e.to:]...)...)
-	}
-	return out
-}
-
-// isLoopMacroName limits marking to the macros named for what they do
-// (__pragma_loop_unroll_full, UNROLL, ...): a label after any other
-// identifier before a loop could land where C allows none. What the macro
-// means is still read from its expansion.
-func isLoopMacroName(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "unroll") || strings.Contains(n, "pragma")
 }
 
 // isLoopPragma reports whether the text after `pragma` is a loop pragma.
@@ -143,95 +63,29 @@ func pragmaWords(p string) []string {
 	return strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(p))
 }
 
-// loopPrefixKeywords are the C keywords that may stand before a loop keyword.
-var loopPrefixKeywords = map[string]bool{"else": true, "do": true, "return": true, "case": true, "default": true}
-
 // LoopUnroll returns what the loop pragma a site label stands for asks:
 // -1 no unrolling, 0 full unrolling, n > 0 full unrolling if the loop
-// runs at most n times. ok is false when label marks no site or its macro
-// is not (or no longer) a loop pragma.
+// runs at most n times. ok is false when label marks no site.
 func (u *Unit) LoopUnroll(label string) (n int, ok bool) {
 	id, err := strconv.Atoi(strings.TrimPrefix(label, loopSitePrefix))
 	if u.loops == nil || !strings.HasPrefix(label, loopSitePrefix) || err != nil || id < 0 || id >= len(u.loops.sites) {
 		return 0, false
 	}
-	s := u.loops.sites[id]
-	text := s.pragma
-	if s.macro != "" {
-		if text, ok = macroPragma(u.AST.Macros, s.macro, 0); !ok {
-			return 0, false
-		}
-	}
-	return unrollOf(text, u.AST.Macros)
+	return unrollOf(u.loops.sites[id], u.AST.Macros)
 }
 
-// macroPragma returns the pragma text an object-like macro expands to:
-// `_Pragma("...")`, or a call of a function-like macro whose body is
-// `_Pragma(#X)`, or another such macro.
-func macroPragma(macros map[string]*cc.Macro, name string, depth int) (string, bool) {
-	m := macros[name]
-	if m == nil || m.IsFnLike || depth > 4 {
-		return "", false
-	}
-	toks := nonBlank(m.ReplacementList())
-	if len(toks) == 0 {
-		return "", false
-	}
-	if s, ok := pragmaOperator(toks); ok {
-		return s, true
-	}
-	head := toks[0].SrcStr()
-	if len(toks) == 1 {
-		return macroPragma(macros, head, depth+1)
-	}
-	f := macros[head]
-	if f == nil || !f.IsFnLike || len(f.Params) != 1 || len(toks) < 3 || toks[1].SrcStr() != "(" || toks[len(toks)-1].SrcStr() != ")" {
-		return "", false
-	}
-	body := nonBlank(f.ReplacementList())
-	if len(body) != 5 || body[0].SrcStr() != "_Pragma" || body[2].SrcStr() != "#" || body[3].SrcStr() != f.Params[0].SrcStr() {
-		return "", false
-	}
-	var words []string
-	for _, t := range toks[2 : len(toks)-1] {
-		words = append(words, t.SrcStr())
-	}
-	return strings.Join(words, " "), true
-}
-
-// pragmaOperator reads `_Pragma ( "text" )`.
-func pragmaOperator(toks []cc.Token) (string, bool) {
-	if len(toks) != 4 || toks[0].SrcStr() != "_Pragma" || toks[1].SrcStr() != "(" || toks[3].SrcStr() != ")" {
-		return "", false
-	}
-	s, err := strconv.Unquote(toks[2].SrcStr())
-	return s, err == nil
-}
-
-func nonBlank(toks []cc.Token) []cc.Token {
-	var out []cc.Token
-	for _, t := range toks {
-		if s := t.SrcStr(); strings.TrimSpace(s) != "" {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// unrollOf reads a loop pragma's text as LoopUnroll returns it; a count
-// may be an object-like macro.
+// unrollOf reads a loop pragma's text (its tokens, space-separated) as
+// LoopUnroll returns it.
 func unrollOf(p string, macros map[string]*cc.Macro) (int, bool) {
-	f := pragmaWords(p)
-	count := func(s string) (int, bool) {
-		if m := macros[s]; m != nil && !m.IsFnLike {
-			if t := nonBlank(m.ReplacementList()); len(t) == 1 {
-				s = t[0].SrcStr()
-			}
-		}
-		n, err := strconv.ParseInt(strings.TrimRight(s, "uUlL"), 0, 64)
+	f := strings.Fields(p)
+	count := func(expr []string) (int, bool) {
+		n, ok := evalCount(expr, macros, 0)
 		switch {
-		case err != nil:
-			return 0, false
+		case !ok:
+			// A count bpfcc cannot evaluate (clang's is any constant
+			// expression): the loop is unrolled whole, as most counts
+			// are the trip count.
+			return 0, true
 		case n <= 1:
 			return -1, true
 		case n > 1<<30:
@@ -242,21 +96,142 @@ func unrollOf(p string, macros map[string]*cc.Macro) (int, bool) {
 	switch {
 	case len(f) == 1 && f[0] == "unroll":
 		return 0, true
-	case len(f) == 2 && f[0] == "unroll":
-		return count(f[1])
+	case len(f) > 1 && f[0] == "unroll":
+		return count(f[1:])
 	case len(f) == 1 && f[0] == "nounroll":
 		return -1, true
-	case len(f) == 4 && f[0] == "clang" && f[1] == "loop" && f[2] == "unroll":
-		switch f[3] {
+	case len(f) == 6 && f[0] == "clang" && f[1] == "loop" && f[2] == "unroll" && f[3] == "(" && f[5] == ")":
+		switch f[4] {
 		case "full", "enable":
 			return 0, true
 		case "disable":
 			return -1, true
 		}
-	case len(f) == 4 && f[0] == "clang" && f[1] == "loop" && f[2] == "unroll_count":
-		return count(f[3])
-	case len(f) == 3 && f[0] == "GCC" && f[1] == "unroll":
-		return count(f[2])
+	case len(f) > 5 && f[0] == "clang" && f[1] == "loop" && f[2] == "unroll_count" && f[3] == "(" && f[len(f)-1] == ")":
+		return count(f[4 : len(f)-1])
+	case len(f) > 2 && f[0] == "GCC" && f[1] == "unroll":
+		return count(f[2:])
 	}
 	return 0, false
+}
+
+// evalCount evaluates a pragma's count: integers, object-like macros,
+// parentheses, + - * / % << >>, and sizeof of a string literal (datadog's
+// `#pragma unroll (sizeof(POSTGRES_PING_BODY))`).
+func evalCount(expr []string, macros map[string]*cc.Macro, depth int) (int64, bool) {
+	if depth > 8 {
+		return 0, false
+	}
+	// Object-like macros first, then a precedence-climbing parse.
+	var toks []string
+	for _, t := range expr {
+		if m := macros[t]; m != nil && !m.IsFnLike {
+			var body []string
+			for _, b := range m.ReplacementList() {
+				if s := strings.TrimSpace(b.SrcStr()); s != "" {
+					body = append(body, s)
+				}
+			}
+			if len(body) == 0 {
+				return 0, false
+			}
+			if n, ok := evalCount(body, macros, depth+1); ok {
+				toks = append(toks, strconv.FormatInt(n, 10))
+				continue
+			}
+			toks = append(toks, body...) // a string literal, for sizeof
+			continue
+		}
+		toks = append(toks, t)
+	}
+	e := countParser{toks: toks}
+	n, ok := e.binary(0)
+	return n, ok && e.pos == len(toks)
+}
+
+type countParser struct {
+	toks []string
+	pos  int
+}
+
+var countPrec = map[string]int{"<<": 1, ">>": 1, "+": 2, "-": 2, "*": 3, "/": 3, "%": 3}
+
+func (e *countParser) binary(min int) (int64, bool) {
+	x, ok := e.unary()
+	for ok && e.pos < len(e.toks) {
+		op := e.toks[e.pos]
+		prec, isOp := countPrec[op]
+		if !isOp || prec < min {
+			break
+		}
+		e.pos++
+		var y int64
+		if y, ok = e.binary(prec + 1); !ok {
+			break
+		}
+		switch op {
+		case "+":
+			x += y
+		case "-":
+			x -= y
+		case "*":
+			x *= y
+		case "/", "%":
+			if y == 0 {
+				return 0, false
+			}
+			if op == "/" {
+				x /= y
+			} else {
+				x %= y
+			}
+		case "<<":
+			x <<= y & 63
+		case ">>":
+			x >>= y & 63
+		}
+	}
+	return x, ok
+}
+
+func (e *countParser) unary() (int64, bool) {
+	if e.pos >= len(e.toks) {
+		return 0, false
+	}
+	t := e.toks[e.pos]
+	e.pos++
+	switch {
+	case t == "(":
+		x, ok := e.binary(0)
+		if !ok || e.pos >= len(e.toks) || e.toks[e.pos] != ")" {
+			return 0, false
+		}
+		e.pos++
+		return x, true
+	case t == "-":
+		x, ok := e.unary()
+		return -x, ok
+	case t == "sizeof":
+		paren := e.pos < len(e.toks) && e.toks[e.pos] == "("
+		if paren {
+			e.pos++
+		}
+		if e.pos >= len(e.toks) {
+			return 0, false
+		}
+		s, err := strconv.Unquote(e.toks[e.pos])
+		if err != nil || !strings.HasPrefix(e.toks[e.pos], `"`) {
+			return 0, false
+		}
+		e.pos++
+		if paren {
+			if e.pos >= len(e.toks) || e.toks[e.pos] != ")" {
+				return 0, false
+			}
+			e.pos++
+		}
+		return int64(len(s)) + 1, true
+	}
+	n, err := strconv.ParseInt(strings.TrimRight(t, "uUlL"), 0, 64)
+	return n, err == nil
 }

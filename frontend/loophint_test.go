@@ -3,13 +3,19 @@ package frontend
 import "testing"
 
 // Each loop pragma spelling reaches its loop as a label LoopUnroll
-// answers, including through macros under #if (the live branch only).
+// answers, including through macros under #if (the live branch only), a
+// _Pragma in a macro's body (expanded twice in one function: two labels),
+// one whose operand a macro makes from its parameter, and counts that
+// are expressions.
 func TestLoopUnroll(t *testing.T) {
 	src := `#define DO_PRAGMA_(X) _Pragma(#X)
 #define __pragma_loop_unroll_full DO_PRAGMA_(clang loop unroll(full))
 #define __pragma_loop_no_unroll DO_PRAGMA_(GCC unroll 1)
 #define UNROLL_COUNT 8
 #define pragma_count DO_PRAGMA_(clang loop unroll_count(UNROLL_COUNT))
+#define STRINGIFY(a) #a
+#define SUM(n) _Pragma(STRINGIFY(unroll(n))) for (int i = 0; i < (n); i++) s += i;
+#define BODY "abcdef"
 int f(int n) {
 	int s = 0;
 #ifdef NO_UNROLL
@@ -29,6 +35,12 @@ int f(int n) {
 	_Pragma("unroll") for (int i = 0; i < 2; i++) s++;
 #pragma GCC unroll 65534
 	for (int i = 0; i < 2; i++) s++;
+	SUM(6)
+	SUM(UNROLL_COUNT * 2)
+#pragma unroll (sizeof(BODY))
+	for (int i = 0; i < 7; i++) s++;
+#pragma unroll (n)
+	for (int i = 0; i < 7; i++) s++;
 	return s;
 }
 `
@@ -54,7 +66,7 @@ int f(int n) {
 			got = append(got, n)
 		}
 	}
-	want := []int{0, -1, 8, 4, -1, 0, 65534}
+	want := []int{0, -1, 8, 4, -1, 0, 65534, 6, 16, 7, 0}
 	if len(got) != len(want) {
 		t.Fatalf("pragmas %v, want %v", got, want)
 	}

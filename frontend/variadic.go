@@ -209,8 +209,6 @@ type sourceFS struct {
 	split map[token.Position]string
 	// target, when set, is the text of <bpfcc/target.h>.
 	target func() []byte
-	// loops, when set, labels the loop-pragma sites (see loopSites).
-	loops *loopSites
 	// moveAttrs moves attributes after function declarators (see
 	// moveFunctionAttributes).
 	moveAttrs bool
@@ -270,20 +268,10 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		*s.regions = append(*s.regions, r...)
 	}
 	b = rewriteLocalLabels(rewriteNamedVariadics(endLine(b)))
-	if s.keepComments {
-		b = s.loops.mark(b)
-		if s.moveAttrs {
-			b = moveFunctionAttributes(b)
-		}
-	} else if stripped := stripComments(b); !mayHaveLoopSites(stripped) && !s.moveAttrs {
-		// linux/bpf.h and bpf_helper_defs.h say "unrolled" in comments
-		// only: not worth a token scan of 400 KB.
-		b = stripped
-	} else {
-		b = s.loops.mark(b)
-		if s.moveAttrs {
-			b = moveFunctionAttributes(b)
-		}
+	if s.moveAttrs {
+		b = moveFunctionAttributes(b)
+	}
+	if !s.keepComments {
 		b = stripComments(b)
 	}
 	if s.split != nil {

@@ -807,6 +807,12 @@ type Config struct {
 	HostSysIncludePaths []string
 	IncludePaths        []string
 	PragmaHandler       func([]Token) error
+	// bpfcc: PragmaLabel, when set, is asked for each pragma (the tokens
+	// after "pragma", from a directive or a _Pragma operator) after
+	// PragmaHandler; a name it returns takes the pragma's place in the
+	// token stream as the tokens `name :`, a label on the statement that
+	// follows, so that the pragma's site survives macro expansion.
+	PragmaLabel func([]Token) string
 	// bpfcc: CaptureMark, when set, names a pragma (#pragma CaptureMark)
 	// at which Translate fills CaptureAt with what the parser has read
 	// so far and the macros then defined, then calls CaptureHook, if set.

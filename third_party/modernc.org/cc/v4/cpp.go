@@ -709,7 +709,9 @@ func (t *tokenizer) token() (tok Token) {
 		t.out = t.out[1:]
 		if a, ok := t.c.pragmas[tok.off]; ok {
 			delete(t.c.pragmas, tok.off)
-			t.c.pragmaLine(a)
+			if l := t.c.pragmaLine(a); l != nil { // bpfcc: Config.PragmaLabel
+				t.out = append(cppTokens{{Token: l[0]}, {Token: l[1]}}, t.out...)
+			}
 		}
 	}
 	if tok.Ch != eof {
@@ -1439,7 +1441,8 @@ func (c *cpp) parsePragma(ts tokenSequence, eval bool, w *cppTokens) {
 		return
 	}
 
-	hashTok := Token{s: t.s, Ch: '#'}
+	hashTok := t.Token // bpfcc: at the operator's position, for Config.PragmaLabel
+	hashTok.Ch = '#'
 	hashTok.Set(nil, hash)
 	pragmaTok := Token{s: t.s, Ch: rune(IDENTIFIER)}
 	pragmaTok.Set(nil, pragma)
@@ -1826,7 +1829,9 @@ func (c *cpp) nextLine() (r textLine) {
 			case "include_next":
 				c.includeNext(x)
 			case "pragma":
-				c.pragmaLine(x)
+				if l := c.pragmaLine(x); l != nil { // bpfcc: Config.PragmaLabel
+					return textLine{l[0], l[1], x[len(x)-1]}
+				}
 			case "line":
 				// Handled in cppParser.
 			case "error":
@@ -3463,10 +3468,11 @@ func (c *cpp) pragmaPack(toks []Token) {
 }
 
 // pragmaLine executes the pragma directive x, ["#" "pragma" ... "\n"], from a
-// #pragma line or a _Pragma operator.
-func (c *cpp) pragmaLine(x controlLine) {
+// #pragma line or a _Pragma operator. bpfcc: it returns the label tokens
+// that take the pragma's place when Config.PragmaLabel names one.
+func (c *cpp) pragmaLine(x controlLine) (label []Token) {
 	if len(x) < 3 {
-		return
+		return nil
 	}
 
 	// eg.  ["#" "pragma" "STDC" "FP_CONTRACT" "ON" "\n"]
@@ -3520,7 +3526,17 @@ func (c *cpp) pragmaLine(x controlLine) {
 				c.eh("%v:", err)
 			}
 		}
+		if h := c.cfg.PragmaLabel; h != nil {
+			if name := h(slices.Clone(x[2 : len(x)-1])); name != "" {
+				id, colon := x[0], x[0]
+				id.Ch, colon.Ch = rune(IDENTIFIER), ':'
+				id.Set(nil, []byte(name))
+				colon.Set(nil, []byte{':'})
+				return []Token{id, colon}
+			}
+		}
 	}
+	return nil
 }
 
 // includePath is where #include looks for nm in the directory dir: nm
