@@ -59,7 +59,12 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 	}
 	// step updates sums, the sums registers hold, past in. A sum is
 	// composed when it is made (r = q + 8 with q = p + 4 is p + 12), so
-	// it stays true while its base keeps its value.
+	// it stays true while its base keeps its value. Only the registers
+	// an access's address is made from are tracked (the maps are copied
+	// at every block), and a definition looks for the sums based on it
+	// only if some sum ever was.
+	relevant := addressRegs(f)
+	isBase := make([]bool, f.NextReg)
 	step := func(sums map[ir.Reg]sum, in *ir.Instr) {
 		d := in.Dst
 		if d == 0 {
@@ -81,13 +86,16 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 			s = sum{t.base, t.c + s.c}
 		}
 		delete(sums, d)
-		for r, s := range sums {
-			if s.base == d {
-				delete(sums, r)
+		if isBase[d] {
+			for r, s := range sums {
+				if s.base == d {
+					delete(sums, r)
+				}
 			}
 		}
-		if made && s.base != d && defs[d] > 1 { // the others are global's
+		if made && s.base != d && defs[d] > 1 && relevant[d] { // the others are global's
 			sums[d] = s
+			isBase[s.base] = true
 		}
 	}
 	entry := reachingSums(f, step)
@@ -115,6 +123,43 @@ func foldAddresses(f *ir.Func, _ *passCtx) {
 	}
 }
 
+// addressRegs returns, by register, whether an access's address is made
+// from it: the address registers of loads, stores and atomics, and the
+// operands of the 64-bit adds of a constant and the copies that define
+// one of those.
+func addressRegs(f *ir.Func) []bool {
+	from := make([][]ir.Reg, f.NextReg) // a register's defining operands
+	var work []ir.Reg
+	relevant := make([]bool, f.NextReg)
+	mark := func(r ir.Reg) {
+		if !relevant[r] {
+			relevant[r] = true
+			work = append(work, r)
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			switch {
+			case in.A.IsImm:
+			case in.Op == ir.OpLoad || in.Op == ir.OpStore || in.Op == ir.OpAtomic:
+				if in.Slot == nil && in.Core == nil {
+					mark(in.A.Reg)
+				}
+			case in.Dst != 0 && (in.Op == ir.OpMov || in.Op == ir.OpALU && in.ALU == ir.Add && !in.W32 && in.B.IsImm):
+				from[in.Dst] = append(from[in.Dst], in.A.Reg)
+			}
+		}
+	}
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, a := range from[r] {
+			mark(a)
+		}
+	}
+	return relevant
+}
+
 // sum is a register's value as a base register plus a constant.
 type sum struct {
 	base ir.Reg
@@ -140,8 +185,26 @@ func reachingSums(f *ir.Func, step func(map[ir.Reg]sum, *ir.Instr)) []map[ir.Reg
 			preds[s.ID] = append(preds[s.ID], b.ID)
 		}
 	}
-	in := make([]map[ir.Reg]sum, n)
 	out := make([]map[ir.Reg]sum, n) // nil: not reached yet
+	// meet is what holds at block i's start: the sums equal on every
+	// edge reached so far; nil when none is.
+	meet := func(i int) map[ir.Reg]sum {
+		var m map[ir.Reg]sum
+		if i == 0 {
+			m = map[ir.Reg]sum{}
+		}
+		for _, p := range preds[i] {
+			o := out[p]
+			switch {
+			case o == nil:
+			case m == nil:
+				m = maps.Clone(o)
+			default:
+				maps.DeleteFunc(m, func(r ir.Reg, s sum) bool { t, ok := o[r]; return !ok || t != s })
+			}
+		}
+		return m
+	}
 	for rounds := 0; ; rounds++ {
 		if rounds == 64 {
 			// Not settled (the sets only shrink, so this is a bound on
@@ -150,24 +213,10 @@ func reachingSums(f *ir.Func, step func(map[ir.Reg]sum, *ir.Instr)) []map[ir.Reg
 		}
 		changed := false
 		for i, b := range f.Blocks {
-			var m map[ir.Reg]sum
-			if i == 0 {
-				m = map[ir.Reg]sum{}
-			}
-			for _, p := range preds[i] {
-				o := out[p]
-				switch {
-				case o == nil:
-				case m == nil:
-					m = maps.Clone(o)
-				default:
-					maps.DeleteFunc(m, func(r ir.Reg, s sum) bool { t, ok := o[r]; return !ok || t != s })
-				}
-			}
+			m := meet(i)
 			if m == nil {
 				continue
 			}
-			in[i] = maps.Clone(m)
 			for _, ins := range b.Instrs {
 				step(m, ins)
 			}
@@ -176,9 +225,15 @@ func reachingSums(f *ir.Func, step func(map[ir.Reg]sum, *ir.Instr)) []map[ir.Reg
 			}
 		}
 		if !changed {
-			return in
+			break
 		}
 	}
+	// What holds at each start, from the settled ends of its predecessors.
+	in := make([]map[ir.Reg]sum, n)
+	for i := range f.Blocks {
+		in[i] = meet(i)
+	}
+	return in
 }
 
 // splitConstIndexes rewrites an access through r = X + (Z + C) (64-bit
