@@ -160,6 +160,31 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		fl.memsetVar(dl, fl.rvalue(args[1]), n, pointeeAlign(args[0]))
 		return dst, true
+	case "__builtin_strncpy", "__builtin_strcpy":
+		// Of a string literal (parca-agent's error messages copy
+		// __FILE__ into a map value): stores of its bytes, zero-padded
+		// to the size for strncpy, as clang expands it. BPF has no
+		// strncpy to call for any other source.
+		nargs := map[string]int{"__builtin_strncpy": 3, "__builtin_strcpy": 2}[name]
+		if !need(nargs) {
+			return zero, true
+		}
+		lit, ok := stringLiteral(args[1])
+		if !ok {
+			fl.l.errorf(x, "%s is supported only of a string literal (BPF has no %s)", name, strings.TrimPrefix(name, "__builtin_"))
+			return zero, true
+		}
+		buf := append([]byte(lit), 0)
+		if nargs == 3 {
+			n, ok := fl.constSize(x, name, args[2])
+			if !ok {
+				return zero, true
+			}
+			buf = append(buf, make([]byte, max(n-int64(len(buf)), 0))...)[:n]
+		}
+		dst := fl.rvalue(args[0])
+		fl.storeBytes(lvalue{t: elemType(dst.t), base: fl.toReg(dst)}, 0, buf, pointeeAlign(args[0]))
+		return dst, true
 	case "__builtin_memcmp", "__builtin_bcmp", "memcmp", "bcmp":
 		if !need(3) {
 			return zero, true
