@@ -254,6 +254,15 @@ func (fl *fnLowerer) memOpLater(sym, name string, dst, b value, e cc.ExpressionN
 	return true
 }
 
+// maxInlineMemBytes is the largest memcpy, memset or memcmp expanded
+// inline: clang-19's BPF backend expands 1,024 bytes (128 stores of 8) and
+// calls the library function, which BPF has not, for more. A map value
+// may be that large (parca-agent clears a 1,024-byte stack trace).
+const maxInlineMemBytes = 1024
+
+// libName is the library function a builtin stands for.
+func libName(builtin string) string { return strings.TrimPrefix(builtin, "__builtin_") }
+
 func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int64, bool) {
 	n, ok := fl.constVal(e)
 	if !ok && foldableLater(e) {
@@ -269,8 +278,9 @@ func (fl *fnLowerer) constSize(x cc.Node, name string, e cc.ExpressionNode) (int
 		fl.l.errorf(e, "%s needs a size known at compile time in BPF", name)
 		return 0, false
 	}
-	if n < 0 || n > 512 {
-		fl.l.errorf(e, "%s of %d bytes: BPF objects are at most 512 bytes", name, n)
+	if n < 0 || n > maxInlineMemBytes {
+		fl.l.errorf(e, "%s of %d bytes: over the %d bytes expanded inline, and BPF has no %s to call (clang: \"A call to built-in function '%s' is not supported\")",
+			name, n, maxInlineMemBytes, libName(name), libName(name))
 		return 0, false
 	}
 	return n, true
