@@ -2,6 +2,7 @@ package opt
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/bpfcc/bpfcc/ir"
 )
@@ -12,6 +13,7 @@ func legalize(f *ir.Func, c *passCtx) {
 	zeroTested := zeroTestedOnly(f)
 	var w widths
 	var low map[ir.Reg]bool
+	var later *laterExts
 	// nonNegative reports whether both operands of a signed division are
 	// at least 0 at its width: it is then the unsigned one (`u8 /= 30`
 	// divides an int-promoted byte; 0 divides and leaves as the signed
@@ -63,13 +65,17 @@ func legalize(f *ir.Func, c *passCtx) {
 				if low == nil {
 					low = lowHalfOnly(f)
 				}
-				out = append(out, widenBranch(f, in, w, low)...)
+				if later == nil {
+					later = newLaterExts(f)
+				}
+				out = append(out, widenBranch(f, b, in, w, low, later)...)
 			default:
 				out = append(out, in)
 			}
 		}
 		b.Instrs = out
 	}
+	later.dropTaken()
 }
 
 // builder emits instructions, folding those whose operands are constants.
@@ -155,7 +161,7 @@ func expandSDiv(f *ir.Func, in *ir.Instr) []*ir.Instr {
 
 // widenBranch extends both operands of a 32-bit comparison to 64 bits
 // (sign-extending for signed conditions) for CPUs without JMP32.
-func widenBranch(f *ir.Func, in *ir.Instr, w widths, low map[ir.Reg]bool) []*ir.Instr {
+func widenBranch(f *ir.Func, b *ir.Block, in *ir.Instr, w widths, low map[ir.Reg]bool, later *laterExts) []*ir.Instr {
 	signed := in.Cond == ir.Sgt || in.Cond == ir.Sge || in.Cond == ir.Slt || in.Cond == ir.Sle
 	var out []*ir.Instr
 	widen := func(o ir.Operand) ir.Operand {
@@ -181,6 +187,15 @@ func widenBranch(f *ir.Func, in *ir.Instr, w widths, low map[ir.Reg]bool) []*ir.
 			out = append(out, &ir.Instr{Op: ir.OpExt, Dst: o.Reg, A: o, Bits: 32, Signed: signed, Pos: in.Pos})
 			return o
 		}
+		if ext := later.take(o.Reg, signed, b); ext != nil {
+			// The same extension after the branch (a u32 index that
+			// was compared: parca-agent's binary search at -mcpu=v1)
+			// is made before it, so that the register the comparison
+			// bounds is the one the access uses, as clang's is; a copy
+			// of its own left the access unbounded.
+			out = append(out, &ir.Instr{Op: ir.OpExt, Dst: ext.Dst, A: o, Bits: 32, Signed: signed, Pos: in.Pos})
+			return ir.R(ext.Dst)
+		}
 		d := f.NewReg()
 		out = append(out, &ir.Instr{Op: ir.OpExt, Dst: d, A: o, Bits: 32, Signed: signed, Pos: in.Pos})
 		return ir.R(d)
@@ -191,6 +206,87 @@ func widenBranch(f *ir.Func, in *ir.Instr, w widths, low map[ir.Reg]bool) []*ir.
 		out[0].Note, nb.Note = in.Note, ""
 	}
 	return append(out, &nb)
+}
+
+// laterExts finds, for a 32-bit branch widened below v3, an extension
+// from 32 bits of the same register, or of a copy of it, in a block the
+// branch dominates: all defined once, so the register holds the value the
+// branch compared.
+type laterExts struct {
+	f         *ir.Func
+	sites     map[extKey][]*ir.Instr
+	block     map[*ir.Instr]int
+	pre, post []int // dominator-tree intervals, see domIntervals
+	taken     map[*ir.Instr]bool
+}
+
+type extKey struct {
+	r      ir.Reg
+	signed bool
+}
+
+func newLaterExts(f *ir.Func) *laterExts {
+	renumber(f)
+	defs := defCounts(f)
+	l := &laterExts{f: f, sites: map[extKey][]*ir.Instr{}, block: map[*ir.Instr]int{}, taken: map[*ir.Instr]bool{}}
+	copyOf := map[ir.Reg]ir.Reg{} // registers defined once as a copy of one defined once
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpMov && !in.A.IsImm && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
+				copyOf[in.Dst] = in.A.Reg
+			}
+		}
+	}
+	root := func(r ir.Reg) ir.Reg {
+		for i := 0; i < 16; i++ {
+			c, ok := copyOf[r]
+			if !ok {
+				break
+			}
+			r = c
+		}
+		return r
+	}
+	for i, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpExt && in.Bits == 32 && !in.A.IsImm && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
+				k := extKey{root(in.A.Reg), in.Signed}
+				l.sites[k] = append(l.sites[k], in)
+				l.block[in] = i
+			}
+		}
+	}
+	if len(l.sites) > 0 {
+		l.pre, l.post = domIntervals(dominators(f))
+	}
+	return l
+}
+
+// take returns such an extension of r after the branch ending b, and
+// removes it from where it is (dropTaken).
+func (l *laterExts) take(r ir.Reg, signed bool, b *ir.Block) *ir.Instr {
+	from := b.ID
+	if l == nil || from >= len(l.pre) || l.pre[from] < 0 {
+		return nil
+	}
+	for _, in := range l.sites[extKey{r, signed}] {
+		e := l.block[in]
+		if !l.taken[in] && e != from && l.pre[from] <= l.pre[e] && l.pre[e] < l.post[from] {
+			l.taken[in] = true
+			return in
+		}
+	}
+	return nil
+}
+
+// dropTaken deletes the extensions take moved before a branch.
+func (l *laterExts) dropTaken() {
+	if l == nil || len(l.taken) == 0 {
+		return
+	}
+	for _, b := range l.f.Blocks {
+		b.Instrs = slices.DeleteFunc(b.Instrs, func(in *ir.Instr) bool { return l.taken[in] })
+	}
 }
 
 // lowHalfOnly returns the registers a helper is given (a size) every read
