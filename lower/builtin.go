@@ -171,6 +171,9 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 		}
 		lit, ok := stringLiteral(args[1])
 		if !ok {
+			lit, ok = fl.funcName(args[1])
+		}
+		if !ok {
 			fl.l.errorf(x, "%s is supported only of a string literal (BPF has no %s)", name, strings.TrimPrefix(name, "__builtin_"))
 			return zero, true
 		}
@@ -608,6 +611,20 @@ func (fl *fnLowerer) chooseExpr(args []cc.ExpressionNode, discard bool) value {
 }
 
 // stringLiteral is the text of a string literal operand, up to its NUL.
+// funcName is the value of e when it is __func__ (or __FUNCTION__):
+// the name of the function being lowered, whose text it stands in.
+func (fl *fnLowerer) funcName(e cc.ExpressionNode) (string, bool) {
+	x, ok := stripParens(e).(*cc.PrimaryExpression)
+	if !ok || x.Case != cc.PrimaryExpressionIdent {
+		return "", false
+	}
+	d, ok := x.ResolvedTo().(*cc.Declarator)
+	if !ok || d.Name() != "__func__" || fl.vars[d] != nil {
+		return "", false
+	}
+	return fl.fi.name, true
+}
+
 func stringLiteral(e cc.ExpressionNode) (string, bool) {
 	v, ok := e.Value().(cc.StringValue)
 	if !ok {

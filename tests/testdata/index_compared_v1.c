@@ -53,6 +53,7 @@ int index_compared_v1(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // The extension the comparison bounds is the register scaled for the access.
+// CHECK: index_compared_v1:
 // CHECK: w[[M:[0-9]]] = w{{[0-9]}}
 // CHECK-NEXT: if r[[M]] >= 2000 goto
 // CHECK-NEXT: r[[A:[0-9]]] = r[[M]]

@@ -1,7 +1,8 @@
 // Tests: __builtin_strncpy and __builtin_strcpy of a string literal (also
 // __FILE__) into a map value are stores of the literal's bytes, zero-padded
 // to strncpy's size and cut at it, as clang expands them (parca-agent's
-// error messages; "builtin __builtin_strncpy is not supported" before).
+// error messages, also of __FUNCTION__; "builtin __builtin_strncpy is not
+// supported" before).
 // The value is filled with 0xff first, so a missing pad byte shows.
 // RUN: socket
 // EXPECT: retval=0
@@ -12,6 +13,7 @@ struct msg {
 	char path[40];
 	char cls[6];
 	char cut[4];
+	char fn[20];
 };
 
 struct {
@@ -35,6 +37,7 @@ int strncpy_literal(struct __sk_buff *skb)
 	__builtin_strncpy(m->path, __FILE__, sizeof(m->path));
 	__builtin_strcpy(m->cls, "chunk");
 	__builtin_strncpy(m->cut, "toolong", sizeof(m->cut));
+	__builtin_strncpy(m->fn, __FUNCTION__, sizeof(m->fn));
 	p = m->path;
 	for (int i = 0; i < sizeof(__FILE__); i++)
 		bad |= p[i] != __FILE__[i];
@@ -44,6 +47,8 @@ int strncpy_literal(struct __sk_buff *skb)
 	bad |= (p[0] != 'c') + (p[4] != 'k') + (p[5] != 0);
 	p = m->cut;
 	bad |= (p[0] != 't') + (p[3] != 'l');
+	p = m->fn;
+	bad |= (p[0] != 's') + (p[14] != 'l') + (p[15] != 0) + (p[19] != 0);
 	return bad;
 }
 

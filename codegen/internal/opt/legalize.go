@@ -1,6 +1,8 @@
 package opt
 
 import (
+	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
+	"maps"
 	"math/bits"
 	"slices"
 
@@ -208,56 +210,26 @@ func widenBranch(f *ir.Func, b *ir.Block, in *ir.Instr, w widths, low map[ir.Reg
 	return append(out, &nb)
 }
 
-// laterExts finds, for a 32-bit branch widened below v3, an extension
-// from 32 bits of the same register, or of a copy of it, in a block the
-// branch dominates: all defined once, so the register holds the value the
-// branch compared.
+// laterExts finds, for a 32-bit branch widened below v3, the same
+// extension from 32 bits of the compared register, or of a copy of it,
+// in a successor only the branch reaches, for the branch to make instead.
+// Its result must not be read or written in that block before it, nor be
+// live into the branch's other successors, which the moved definition
+// reaches too. Registers may be defined more than once (unrolled copies).
 type laterExts struct {
-	f         *ir.Func
-	sites     map[extKey][]*ir.Instr
-	block     map[*ir.Instr]int
-	pre, post []int // dominator-tree intervals, see domIntervals
-	taken     map[*ir.Instr]bool
-}
-
-type extKey struct {
-	r      ir.Reg
-	signed bool
+	f     *ir.Func
+	preds []int
+	live  *regalloc.BlockLive
+	taken map[*ir.Instr]bool
 }
 
 func newLaterExts(f *ir.Func) *laterExts {
 	renumber(f)
-	defs := defCounts(f)
-	l := &laterExts{f: f, sites: map[extKey][]*ir.Instr{}, block: map[*ir.Instr]int{}, taken: map[*ir.Instr]bool{}}
-	copyOf := map[ir.Reg]ir.Reg{} // registers defined once as a copy of one defined once
+	l := &laterExts{f: f, preds: make([]int, len(f.Blocks)), taken: map[*ir.Instr]bool{}}
 	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpMov && !in.A.IsImm && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
-				copyOf[in.Dst] = in.A.Reg
-			}
+		for _, s := range b.Succs() {
+			l.preds[s.ID]++
 		}
-	}
-	root := func(r ir.Reg) ir.Reg {
-		for i := 0; i < 16; i++ {
-			c, ok := copyOf[r]
-			if !ok {
-				break
-			}
-			r = c
-		}
-		return r
-	}
-	for i, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpExt && in.Bits == 32 && !in.A.IsImm && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
-				k := extKey{root(in.A.Reg), in.Signed}
-				l.sites[k] = append(l.sites[k], in)
-				l.block[in] = i
-			}
-		}
-	}
-	if len(l.sites) > 0 {
-		l.pre, l.post = domIntervals(dominators(f))
 	}
 	return l
 }
@@ -265,18 +237,66 @@ func newLaterExts(f *ir.Func) *laterExts {
 // take returns such an extension of r after the branch ending b, and
 // removes it from where it is (dropTaken).
 func (l *laterExts) take(r ir.Reg, signed bool, b *ir.Block) *ir.Instr {
-	from := b.ID
-	if l == nil || from >= len(l.pre) || l.pre[from] < 0 {
+	if l == nil || b.ID >= len(l.preds) || l.f.Blocks[b.ID] != b {
 		return nil
 	}
-	for _, in := range l.sites[extKey{r, signed}] {
-		e := l.block[in]
-		if !l.taken[in] && e != from && l.pre[from] <= l.pre[e] && l.pre[e] < l.post[from] {
-			l.taken[in] = true
-			return in
+	// The registers holding r's value at the branch: copies made in b
+	// after r's last definition there.
+	atBranch := map[ir.Reg]bool{r: true}
+	for _, in := range b.Instrs {
+		switch d := in.Dst; {
+		case d == r:
+			clear(atBranch)
+			atBranch[r] = true
+		case d != 0:
+			copied := in.Op == ir.OpMov && !in.A.IsImm && atBranch[in.A.Reg]
+			delete(atBranch, d)
+			if copied {
+				atBranch[d] = true
+			}
+		}
+	}
+	succs := b.Succs()
+	for _, s := range succs {
+		if l.preds[s.ID] != 1 {
+			continue
+		}
+		same := maps.Clone(atBranch) // registers holding r's value
+		touched := map[ir.Reg]bool{} // registers read or written so far
+		for _, in := range s.Instrs {
+			if in.Op == ir.OpExt && in.Bits == 32 && in.Signed == signed && !in.A.IsImm && same[in.A.Reg] &&
+				!touched[in.Dst] && l.deadElsewhere(in.Dst, succs, s) {
+				l.taken[in] = true
+				return in
+			}
+			forEachUse(in, func(o *ir.Operand) { touched[o.Reg] = true })
+			if d := in.Dst; d != 0 {
+				touched[d] = true
+				copied := in.Op == ir.OpMov && !in.A.IsImm && same[in.A.Reg]
+				delete(same, d)
+				if copied {
+					same[d] = true
+				}
+				if len(same) == 0 {
+					break
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// deadElsewhere reports whether d is live into none of succs but s.
+func (l *laterExts) deadElsewhere(d ir.Reg, succs []*ir.Block, s *ir.Block) bool {
+	if l.live == nil {
+		l.live = liveness(l.f)
+	}
+	for _, o := range succs {
+		if o != s && l.live.LiveIn(o.ID, int(d)) {
+			return false
+		}
+	}
+	return true
 }
 
 // dropTaken deletes the extensions take moved before a branch.
