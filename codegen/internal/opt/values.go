@@ -24,12 +24,16 @@ import (
 // An object escapes when its address (or a value derived from it) is stored
 // to memory, passed to a call, returned or used by an atomic as a value.
 // maxValueStates bounds blocks × registers for propagateValues, whose
-// liveness sets grow with both (a bit each: 50 MB at the bound). The
-// block states themselves hold only the registers live there. The bound
-// was 8,000,000 when states were dense; KubeArmor's unrolled switches
+// liveness sets grow with both (a bit each: 125 MB at the bound). Over it
+// nothing is propagated, and what only propagation folds stays: 400
+// million left datadog-agent's socket__classifier_dbs (13,329 blocks ×
+// 38,025 registers, dozens of inlined bpf_memcmp switching on their
+// length) with its __builtin_trap() reachable. The block states
+// themselves hold only the registers live there. The bound was 8,000,000
+// when states were dense; KubeArmor's unrolled switches
 // (3,923 blocks × 2,043 registers) then went unfolded: a 48-byte struct
 // stayed in memory and the frame over 512 bytes, and 5x clang's code.
-const maxValueStates = 400_000_000
+const maxValueStates = 1_000_000_000
 
 func propagateValues(f *ir.Func, c *passCtx) {
 	if len(f.Blocks) == 0 || len(f.Blocks)*int(f.NextReg) > maxValueStates {
