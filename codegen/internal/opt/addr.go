@@ -259,32 +259,44 @@ func splitConstIndexes(f *ir.Func) {
 			}
 		}
 	}
-	instr := func(r ir.Reg) *ir.Instr {
-		if d, ok := def[r]; ok {
-			return d.b.Instrs[d.i]
+	// reaching returns the definition of r that reaches at: the last
+	// before it in its block (the copies of an unrolled loop each assign
+	// r), or r's only one.
+	reaching := func(r ir.Reg, at site) (site, bool) {
+		for j := at.i - 1; j >= 0; j-- {
+			if at.b.Instrs[j].Dst == r {
+				return site{at.b, j}, true
+			}
 		}
-		return nil
+		d, ok := def[r]
+		return d, ok
 	}
-	// stable reports whether z is not redefined from y's definition to at.
-	stable := func(z, y ir.Reg, at site) bool {
+	instrAt := func(s site) *ir.Instr { return s.b.Instrs[s.i] }
+	// stable reports whether z holds at to what it held at from: defined
+	// once, or not assigned between the two in one block.
+	stable := func(z ir.Reg, from, to site) bool {
 		if defs[z] == 1 {
 			return true
 		}
-		d := def[y]
-		if d.b != at.b || d.i > at.i {
+		if from.b != to.b || from.i > to.i {
 			return false
 		}
-		for _, in := range at.b.Instrs[d.i+1 : at.i] {
+		for _, in := range to.b.Instrs[from.i+1 : to.i] {
 			if in.Dst == z {
 				return false
 			}
 		}
 		return true
 	}
-	// constSum reads y as z + c.
-	constSum := func(y ir.Reg) (z ir.Reg, c int64, ok bool) {
-		in := instr(y)
-		if in == nil || in.Op != ir.OpALU || in.W32 || in.A.IsImm || !in.B.IsImm || in.A.Reg == y {
+	// constSum reads y, as it is at, as z + c, z holding at what it held
+	// at y's definition.
+	constSum := func(y ir.Reg, at site) (z ir.Reg, c int64, ok bool) {
+		ys, ok := reaching(y, at)
+		if !ok {
+			return 0, 0, false
+		}
+		in := instrAt(ys)
+		if in.Op != ir.OpALU || in.W32 || in.A.IsImm || !in.B.IsImm || in.A.Reg == y || !stable(in.A.Reg, ys, at) {
 			return 0, 0, false
 		}
 		switch {
@@ -299,23 +311,23 @@ func splitConstIndexes(f *ir.Func) {
 		x, z ir.Reg
 		c    int64
 	}
-	// split reads r as x + z + c.
-	split := func(r ir.Reg) (parts, bool) {
-		in := instr(r)
-		if in == nil || in.Op != ir.OpALU || in.ALU != ir.Add || in.W32 || in.A.IsImm || in.B.IsImm || in.A.Reg == r || in.B.Reg == r {
+	// split reads r's definition at rs as x + z + c.
+	split := func(r ir.Reg, rs site) (parts, bool) {
+		in := instrAt(rs)
+		if in.Op != ir.OpALU || in.ALU != ir.Add || in.W32 || in.A.IsImm || in.B.IsImm || in.A.Reg == r || in.B.Reg == r {
 			return parts{}, false
 		}
 		for _, o := range [][2]ir.Reg{{in.A.Reg, in.B.Reg}, {in.B.Reg, in.A.Reg}} {
-			if z, c, ok := constSum(o[1]); ok && z != r && stable(z, o[1], def[r]) {
+			if z, c, ok := constSum(o[1], rs); ok && z != r {
 				return parts{o[0], z, c}, true
 			}
 		}
 		return parts{}, false
 	}
-	sums := map[ir.Reg]ir.Reg{}        // r -> n = x + z, made once
-	after := map[*ir.Instr]*ir.Instr{} // r's definition -> the n to follow it
+	made := map[*ir.Instr]sum{}         // r's definition, rewritten -> r = n + c
+	before := map[*ir.Instr]*ir.Instr{} // r's definition -> the n to precede it
 	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
+		for i, in := range b.Instrs {
 			// A constant added to r: n plus the two constants (loxilb's
 			// `neh = nhl + (elen - 1); if (neh + 1 > dend)` compares
 			// nhl + elen, the pointer its access then goes through).
@@ -327,44 +339,65 @@ func splitConstIndexes(f *ir.Func) {
 			// access it guards then share one n (loxilb's nhl + 14 + v,
 			// compared as + 15 and read at + 14: two sums, the one read
 			// unchecked).
-			r := in.A.Reg
+			r, rs, ok := in.A.Reg, site{}, false
+			at := site{b, i}
 			for range 8 {
-				d := instr(r)
-				if d == nil || d.Op != ir.OpMov || d.A.IsImm || defs[d.A.Reg] != 1 {
+				if rs, ok = reaching(r, at); !ok {
 					break
 				}
-				r = d.A.Reg
+				d := instrAt(rs)
+				if d.Op != ir.OpMov || d.A.IsImm || !stable(d.A.Reg, rs, at) {
+					break
+				}
+				r, at = d.A.Reg, rs
 			}
-			p, ok := split(r)
-			if !ok || !addConst && !fitsInt16(in.Off+p.c) {
+			if !ok {
 				continue
 			}
-			n, ok := sums[r]
-			if !ok {
-				n = f.NewReg()
-				sums[r] = n
-				at := instr(r)
-				after[at] = &ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: n, A: ir.R(p.x), B: ir.R(p.z), Pos: at.Pos}
+			d := instrAt(rs)
+			n, c := made[d].base, made[d].c
+			if n == 0 {
+				p, ok := split(r, rs)
+				if !ok || !addConst && !fitsInt16(in.Off+p.c) {
+					continue
+				}
+				// r itself becomes n + c, so that every use of it, the
+				// check and the access alike, is n and a constant: the
+				// verifier bounds n's accesses by a check of r (loxilb's
+				// GTP walk compared a copy of nhl, assigned in each
+				// unrolled copy, and read through n + 14: unchecked).
+				n, c = f.NewReg(), p.c
+				made[d] = sum{n, c}
+				before[d] = &ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: n, A: ir.R(p.x), B: ir.R(p.z), Pos: d.Pos}
+				if c == 0 {
+					*d = ir.Instr{Op: ir.OpMov, Dst: r, A: ir.R(n), Pos: d.Pos, Note: d.Note}
+				} else {
+					*d = ir.Instr{Op: ir.OpALU, ALU: ir.Add, Dst: r, A: ir.R(n), B: ir.Imm(c), Pos: d.Pos, Note: d.Note}
+				}
 			}
-			if addConst && in.B.Imm+p.c == 0 {
+			// n holds here what it held at r's definition: it is
+			// assigned only right before it, and r (or the copy read
+			// here) is not assigned between.
+			switch {
+			case addConst && in.B.Imm+c == 0:
 				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(n), Pos: in.Pos, Note: in.Note}
-			} else if addConst {
-				in.A, in.B = ir.R(n), ir.Imm(in.B.Imm+p.c)
-			} else {
-				in.A, in.Off = ir.R(n), in.Off+p.c
+			case addConst:
+				in.A, in.B = ir.R(n), ir.Imm(in.B.Imm+c)
+			case fitsInt16(in.Off + c):
+				in.A, in.Off = ir.R(n), in.Off+c
 			}
 		}
 	}
-	if len(after) == 0 {
+	if len(before) == 0 {
 		return
 	}
 	for _, b := range f.Blocks {
 		out := make([]*ir.Instr, 0, len(b.Instrs))
 		for _, in := range b.Instrs {
-			out = append(out, in)
-			if n := after[in]; n != nil {
+			if n := before[in]; n != nil {
 				out = append(out, n)
 			}
+			out = append(out, in)
 		}
 		b.Instrs = out
 	}

@@ -24,11 +24,11 @@ func dropExtensions(f *ir.Func, _ *passCtx) {
 	consts := constDefs(f)
 	defs := defsOf(f)
 	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
+		for i, in := range b.Instrs {
 			if in.Op != ir.OpExt || in.A.IsImm {
 				continue
 			}
-			if wide := unwrapNarrowSub(in, defs, w); wide != nil {
+			if wide := unwrapNarrowSub(in, localDef(b, i, in.A.Reg, defs), w); wide != nil {
 				*in = *wide
 				continue
 			}
@@ -56,11 +56,10 @@ func dropExtensions(f *ir.Func, _ *passCtx) {
 // (loxilb's GTP walk) then adds elen to the pointer and -1 to the accesses'
 // offsets, as clang computes it, where a pointer plus an offset that may
 // be -1 is refused by the verifier ("min value is negative").
-func unwrapNarrowSub(in *ir.Instr, defs map[ir.Reg][]*ir.Instr, w widths) *ir.Instr {
-	if !in.Signed || in.Bits != 32 || len(defs[in.A.Reg]) != 1 {
+func unwrapNarrowSub(in, d *ir.Instr, w widths) *ir.Instr {
+	if !in.Signed || in.Bits != 32 || d == nil {
 		return nil
 	}
-	d := defs[in.A.Reg][0]
 	if d.Op != ir.OpALU || !d.W32 || d.A.IsImm || !d.B.IsImm || w.of(d.A) > 31 {
 		return nil
 	}
@@ -74,6 +73,37 @@ func unwrapNarrowSub(in *ir.Instr, defs map[ir.Reg][]*ir.Instr, w widths) *ir.In
 		return nil
 	}
 	return &ir.Instr{Op: ir.OpALU, ALU: ir.Sub, Dst: in.Dst, A: d.A, B: ir.Imm(c), Pos: in.Pos, Note: in.Note}
+}
+
+// localDef returns the definition of r that reaches instruction i of
+// block b: the last before i in b (the copies of an unrolled loop each
+// assign r) or r's only one, when the registers it reads are not assigned
+// between it and i (defined once, for one in another block); else nil.
+func localDef(b *ir.Block, i int, r ir.Reg, defs map[ir.Reg][]*ir.Instr) *ir.Instr {
+	for j := i - 1; j >= 0; j-- {
+		d := b.Instrs[j]
+		if d.Dst != r {
+			continue
+		}
+		stale := false
+		for _, later := range b.Instrs[j+1 : i] {
+			forEachUse(d, func(o *ir.Operand) { stale = stale || later.Dst == o.Reg })
+		}
+		if stale {
+			return nil
+		}
+		return d
+	}
+	if len(defs[r]) != 1 {
+		return nil
+	}
+	d := defs[r][0]
+	once := true
+	forEachUse(d, func(o *ir.Operand) { once = once && len(defs[o.Reg]) == 1 })
+	if !once {
+		return nil
+	}
+	return d
 }
 
 // constDefs lists, for each register every definition of which is a
