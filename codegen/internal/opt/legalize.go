@@ -220,6 +220,7 @@ type laterExts struct {
 	f     *ir.Func
 	preds []int
 	live  *regalloc.BlockLive
+	regs  ir.Reg // registers when live was computed
 	taken map[*ir.Instr]bool
 }
 
@@ -289,7 +290,13 @@ func (l *laterExts) take(r ir.Reg, signed bool, b *ir.Block) *ir.Instr {
 // deadElsewhere reports whether d is live into none of succs but s.
 func (l *laterExts) deadElsewhere(d ir.Reg, succs []*ir.Block, s *ir.Block) bool {
 	if l.live == nil {
-		l.live = liveness(l.f)
+		l.live, l.regs = liveness(l.f), l.f.NextReg
+	}
+	if d >= l.regs {
+		// Made by legalize after the sets were: its temporaries live
+		// within a block (retina's packetparser at -mcpu=v1 read the
+		// sets out of range: an internal error).
+		return true
 	}
 	for _, o := range succs {
 		if o != s && l.live.LiveIn(o.ID, int(d)) {
