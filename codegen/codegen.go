@@ -60,6 +60,9 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkIndirect(mod); err != nil {
+		return nil, err
+	}
 	out := &obj.Object{License: m.License, Version: m.Version, HasVersion: m.HasVersion, Debug: opts.Debug, Output: m.Output}
 	for _, mp := range m.Maps {
 		if mp == nil {

@@ -58,8 +58,7 @@ func checkInput(m *ir.Module) error {
 }
 
 // checkArgRegs reports, after inlining, the first call or function that
-// still needs more than the 5 argument registers a BPF call has, or a
-// call through a function pointer that did not become direct.
+// still needs more than the 5 argument registers a BPF call has.
 func checkArgRegs(m *ir.Module) error {
 	for _, f := range m.Funcs {
 		if f.Variadic {
@@ -72,9 +71,6 @@ func checkArgRegs(m *ir.Module) error {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Op == ir.OpCallFunc && in.Sym == ir.IndirectSym {
-					return errorAt(in.Pos, "indirect calls through function pointers are not supported in BPF (the pointer must hold one known function after inlining)")
-				}
 				if in.Op == ir.OpCallFunc && len(in.Args) > ir.MaxArgs {
 					return errorAt(in.Pos, "call to function %s passes %d arguments and is not inlined; BPF passes at most 5 arguments in registers", in.Sym, len(in.Args))
 				}
@@ -170,4 +166,21 @@ func rawLen(insns asm.Instructions) int {
 		n += int(ins.Size() / asm.InstructionSize)
 	}
 	return n
+}
+
+// checkIndirect reports, after optimisation, a call through a function
+// pointer that did not become direct: propagation may still find the
+// function (a pointer stored in a local struct) or remove the call (a
+// NULL one tested first), so it is not an error before.
+func checkIndirect(m *ir.Module) error {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCallFunc && in.Sym == ir.IndirectSym {
+					return errorAt(in.Pos, "indirect calls through function pointers are not supported in BPF (the pointer must hold one known function after inlining)")
+				}
+			}
+		}
+	}
+	return nil
 }

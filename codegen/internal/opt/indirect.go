@@ -8,13 +8,16 @@ import "github.com/bpfcc/bpfcc/ir"
 // as a local assigned once or an inlined function's parameter is. It runs
 // after inlining, which binds the parameters; codegen rejects what is
 // left. Linear: one walk to count definitions, one to rewrite.
-func resolveIndirect(m *ir.Module, _ *passCtx) error {
+func resolveIndirect(m *ir.Module, c *passCtx) error {
 	known := map[string]bool{}
 	for _, f := range m.Funcs {
 		known[f.Name] = true
 	}
 	for _, k := range m.Kfuncs {
 		known[k.Name] = true
+	}
+	if c != nil {
+		c.funcs = known
 	}
 	for _, f := range m.Funcs {
 		resolveIndirectIn(f, known)
@@ -72,4 +75,18 @@ func resolveIndirectIn(f *ir.Func, known map[string]bool) {
 			in.Sym, in.Args = sym, in.Args[1:]
 		}
 	}
+}
+
+// resolveStoredIndirect (pass "indirect2") makes direct the calls whose
+// pointer propagation found: stored in a local struct and loaded back
+// (opentelemetry-go-instrumentation's start_span(&params) calls
+// params->get_parent_span_context_fn), as clang's SROA folds it. The
+// callee stays a BPF function (inlining has run); a pointer that holds
+// NULL leaves its call in a branch propagation removed. What remains is
+// codegen's error.
+func resolveStoredIndirect(f *ir.Func, c *passCtx) {
+	if c == nil || c.funcs == nil {
+		return
+	}
+	resolveIndirectIn(f, c.funcs)
 }

@@ -58,6 +58,9 @@ type passCtx struct {
 	// the static linker's): their ld_imm64 must keep offset 0, since
 	// libbpf overwrites the immediate with the variable's own offset.
 	externs map[string]bool
+	// funcs are the module's functions and kfuncs by name, once the
+	// indirect pass has run: the targets a call may be made direct to.
+	funcs map[string]bool
 }
 
 // passes run in this order; passOrder says why where the order matters.
@@ -77,6 +80,7 @@ var passes = []pass{
 	{name: "fold2", fn: foldConstants},
 	{name: "strcmp", fn: foldStrcmps},
 	{name: "values", fn: propagateValues},
+	{name: "indirect2", fn: resolveStoredIndirect},
 	{name: "memops", fn: expandMemOps},
 	{name: "constp", fn: resolveConstP},
 	{name: "loads", fn: forwardLoads},
@@ -118,6 +122,7 @@ var passes = []pass{
 var passOrder = []struct{ a, b, why string }{
 	{"inline", "entry", "function passes see the inlined bodies"},
 	{"inline", "indirect", "inlining binds the function-pointer parameters to the functions passed"},
+	{"values", "indirect2", "propagation forwards a function's address stored in a local to the load the call goes through"},
 	{"inline", "constp", "inlining makes __builtin_constant_p arguments constant"},
 	{"entry", "unreachable", "reachability walks from an entry no branch targets"},
 	{"entry", "unroll", "dominators are computed from the entry"},
