@@ -18,14 +18,52 @@ func resolveIndirect(m *ir.Module, c *passCtx) error {
 	}
 	if c != nil {
 		c.funcs = known
+		c.defined = map[string]bool{}
+		for _, f := range m.Funcs {
+			c.defined[f.Name] = true
+		}
 	}
+	resolved := false
 	for _, f := range m.Funcs {
-		resolveIndirectIn(f, known)
+		if resolveIndirectIn(f, known) || f.Naked {
+			continue
+		}
+		// A pointer stored in a local struct and loaded back is found
+		// by propagation, run here ahead of its turn, so that the call
+		// it makes direct is inlined as clang's SROA and inlining
+		// would (opentelemetry-go-instrumentation's start_span calls a
+		// parser that returns a constant: a BPF call to it left the
+		// verifier walking every path after it, 6.6x clang's work).
+		ensureEntry(f, c)
+		removeUnreachable(f, c)
+		propagateValues(f, c)
+		if n := indirectCalls(f); n > 0 {
+			resolveIndirectIn(f, known)
+			resolved = resolved || indirectCalls(f) < n
+		}
+	}
+	if resolved && c != nil {
+		return Inline(m, c.optLevel)
 	}
 	return nil
 }
 
-func resolveIndirectIn(f *ir.Func, known map[string]bool) {
+// indirectCalls counts f's calls through a function pointer.
+func indirectCalls(f *ir.Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpCallFunc && in.Sym == ir.IndirectSym {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// resolveIndirectIn makes f's resolvable indirect calls direct and
+// reports whether none is left indirect.
+func resolveIndirectIn(f *ir.Func, known map[string]bool) bool {
 	var calls []*ir.Instr
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
@@ -35,7 +73,7 @@ func resolveIndirectIn(f *ir.Func, known map[string]bool) {
 		}
 	}
 	if len(calls) == 0 {
-		return
+		return true
 	}
 	// def is a register's only definition; nil when it has several (or
 	// is a parameter, defined by the caller).
@@ -70,11 +108,15 @@ func resolveIndirectIn(f *ir.Func, known map[string]bool) {
 		}
 		return ""
 	}
+	left := false
 	for _, in := range calls {
 		if sym := target(in.Args[0]); sym != "" {
 			in.Sym, in.Args = sym, in.Args[1:]
+		} else {
+			left = true
 		}
 	}
+	return !left
 }
 
 // resolveStoredIndirect (pass "indirect2") makes direct the calls whose
@@ -89,4 +131,56 @@ func resolveStoredIndirect(f *ir.Func, c *passCtx) {
 		return
 	}
 	resolveIndirectIn(f, c.funcs)
+	foldFuncAddrTests(f, c.defined)
+}
+
+// foldFuncAddrTests decides the branches that compare the address of a
+// function the module defines with 0: it is never NULL (start_span tests
+// its parser's pointer before the call; the NULL arm, a new span's whole
+// setup, was left for the verifier to walk). A kfunc's address may be 0
+// (a weak one the kernel lacks: bpf_ksym_exists), so only the module's
+// own functions count.
+func foldFuncAddrTests(f *ir.Func, defined map[string]bool) {
+	def := map[ir.Reg]*ir.Instr{}
+	many := map[ir.Reg]bool{}
+	for _, p := range f.Params {
+		many[p] = true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if r := in.Dst; r != 0 {
+				if _, ok := def[r]; ok {
+					many[r] = true
+				}
+				def[r] = in
+			}
+		}
+	}
+	isFunc := func(op ir.Operand) bool {
+		for range 32 {
+			if op.IsImm || many[op.Reg] || def[op.Reg] == nil {
+				return false
+			}
+			switch d := def[op.Reg]; {
+			case d.Op == ir.OpMov:
+				op = d.A
+			case d.Op == ir.OpFuncAddr && d.Off == 0 && defined[d.Sym]:
+				return true
+			default:
+				return false
+			}
+		}
+		return false
+	}
+	for _, b := range f.Blocks {
+		t := b.Term()
+		if t == nil || t.Op != ir.OpBranch || (t.Cond != ir.Eq && t.Cond != ir.Ne) || !t.B.IsImm || t.B.Imm != 0 || !isFunc(t.A) {
+			continue
+		}
+		to := t.Then // ne 0: taken
+		if t.Cond == ir.Eq {
+			to = t.Else
+		}
+		*t = ir.Instr{Op: ir.OpJump, Then: to, Pos: t.Pos, Note: t.Note}
+	}
 }

@@ -61,6 +61,8 @@ type passCtx struct {
 	// funcs are the module's functions and kfuncs by name, once the
 	// indirect pass has run: the targets a call may be made direct to.
 	funcs map[string]bool
+	// defined are the module's own functions, whose addresses are not 0.
+	defined map[string]bool
 }
 
 // passes run in this order; passOrder says why where the order matters.
