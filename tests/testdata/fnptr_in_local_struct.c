@@ -63,7 +63,9 @@ int fnptr_null(struct __sk_buff *skb)
 
 char LICENSE[] SEC("license") = "GPL";
 
-// The call is inlined and the pointer's NULL test folded, as clang's.
+// The call is inlined and the pointer's NULL test folded, as clang's; the
+// callee, no longer referenced, is not emitted.
+// CHECK-NOT: from_arg: (section
 // CHECK: fnptr_known: (section socket,
 // CHECK: r0 = 4
 // CHECK-NEXT: exit

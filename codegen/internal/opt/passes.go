@@ -250,6 +250,12 @@ func Run(m *ir.Module, cfg Config) (*ir.Module, error) {
 			}
 		}
 	}
+	if cfg.OptLevel > 0 {
+		// The passes may have removed a function's last reference (the
+		// pointer a call went through, once the call is inlined; a call
+		// in a branch never taken): clang leaves no dead static code.
+		dropUnused(mod)
+	}
 	return mod, nil
 }
 
