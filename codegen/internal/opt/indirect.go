@@ -75,36 +75,10 @@ func resolveIndirectIn(f *ir.Func, known map[string]bool) bool {
 	if len(calls) == 0 {
 		return true
 	}
-	// def is a register's only definition; nil when it has several (or
-	// is a parameter, defined by the caller).
-	def := map[ir.Reg]*ir.Instr{}
-	many := map[ir.Reg]bool{}
-	for _, p := range f.Params {
-		many[p] = true
-	}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if r := in.Dst; r != 0 {
-				if _, ok := def[r]; ok {
-					many[r] = true
-				}
-				def[r] = in
-			}
-		}
-	}
+	addr := newSymAddrs(f)
 	target := func(op ir.Operand) string {
-		for range 32 { // a chain of copies, never a cycle of them
-			if op.IsImm || many[op.Reg] || def[op.Reg] == nil {
-				return ""
-			}
-			switch d := def[op.Reg]; {
-			case d.Op == ir.OpMov:
-				op = d.A
-			case (d.Op == ir.OpSymAddr || d.Op == ir.OpFuncAddr) && d.Off == 0 && known[d.Sym]:
-				return d.Sym
-			default:
-				return ""
-			}
+		if d := addr.of(op); d != nil && (d.Op == ir.OpSymAddr || d.Op == ir.OpFuncAddr) && known[d.Sym] {
+			return d.Sym
 		}
 		return ""
 	}
@@ -141,36 +115,10 @@ func resolveStoredIndirect(f *ir.Func, c *passCtx) {
 // (a weak one the kernel lacks: bpf_ksym_exists), so only the module's
 // own functions count.
 func foldFuncAddrTests(f *ir.Func, defined map[string]bool) {
-	def := map[ir.Reg]*ir.Instr{}
-	many := map[ir.Reg]bool{}
-	for _, p := range f.Params {
-		many[p] = true
-	}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if r := in.Dst; r != 0 {
-				if _, ok := def[r]; ok {
-					many[r] = true
-				}
-				def[r] = in
-			}
-		}
-	}
+	addr := newSymAddrs(f)
 	isFunc := func(op ir.Operand) bool {
-		for range 32 {
-			if op.IsImm || many[op.Reg] || def[op.Reg] == nil {
-				return false
-			}
-			switch d := def[op.Reg]; {
-			case d.Op == ir.OpMov:
-				op = d.A
-			case d.Op == ir.OpFuncAddr && d.Off == 0 && defined[d.Sym]:
-				return true
-			default:
-				return false
-			}
-		}
-		return false
+		d := addr.of(op)
+		return d != nil && d.Op == ir.OpFuncAddr && defined[d.Sym]
 	}
 	for _, b := range f.Blocks {
 		t := b.Term()
@@ -183,4 +131,48 @@ func foldFuncAddrTests(f *ir.Func, defined map[string]bool) {
 		}
 		*t = ir.Instr{Op: ir.OpJump, Then: to, Pos: t.Pos, Note: t.Note}
 	}
+}
+
+// symAddrs finds the symbol address a register holds: defined once by
+// an OpSymAddr or OpFuncAddr at offset 0, or by a copy of such a register
+// (as a local assigned once or an inlined function's parameter is).
+type symAddrs struct {
+	def  map[ir.Reg]*ir.Instr // a register's only definition
+	many map[ir.Reg]bool      // defined more than once, or a parameter
+}
+
+func newSymAddrs(f *ir.Func) symAddrs {
+	a := symAddrs{def: map[ir.Reg]*ir.Instr{}, many: map[ir.Reg]bool{}}
+	for _, p := range f.Params {
+		a.many[p] = true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if r := in.Dst; r != 0 {
+				if _, ok := a.def[r]; ok {
+					a.many[r] = true
+				}
+				a.def[r] = in
+			}
+		}
+	}
+	return a
+}
+
+// of returns the address instruction op's value comes from, or nil.
+func (a symAddrs) of(op ir.Operand) *ir.Instr {
+	for range 32 { // a chain of copies, never a cycle of them
+		if op.IsImm || a.many[op.Reg] || a.def[op.Reg] == nil {
+			return nil
+		}
+		switch d := a.def[op.Reg]; {
+		case d.Op == ir.OpMov:
+			op = d.A
+		case (d.Op == ir.OpSymAddr || d.Op == ir.OpFuncAddr) && d.Off == 0:
+			return d
+		default:
+			return nil
+		}
+	}
+	return nil
 }
