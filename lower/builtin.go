@@ -174,7 +174,7 @@ func (fl *fnLowerer) builtin(x *cc.PostfixExpression, name string, args []cc.Exp
 			lit, ok = fl.funcName(args[1])
 		}
 		if !ok {
-			fl.l.errorf(x, "%s is supported only of a string literal (BPF has no %s)", name, strings.TrimPrefix(name, "__builtin_"))
+			fl.l.errorf(x, "%s is supported only of a string literal (BPF has no %s)", name, libName(name))
 			return zero, true
 		}
 		buf := append([]byte(lit), 0)

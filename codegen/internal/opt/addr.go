@@ -263,10 +263,8 @@ func splitConstIndexes(f *ir.Func) {
 	// before it in its block (the copies of an unrolled loop each assign
 	// r), or r's only one.
 	reaching := func(r ir.Reg, at site) (site, bool) {
-		for j := at.i - 1; j >= 0; j-- {
-			if at.b.Instrs[j].Dst == r {
-				return site{at.b, j}, true
-			}
+		if j := lastDefBefore(at.b, at.i, r); j >= 0 {
+			return site{at.b, j}, true
 		}
 		d, ok := def[r]
 		return d, ok

@@ -101,6 +101,7 @@ type strongLiveness struct {
 }
 
 func newStrongLiveness(f *ir.Func) *strongLiveness {
+	renumber(f) // blocks are indexed by ID
 	n := int(max(f.NextReg, 1))
 	sl := &strongLiveness{f: f, index: make([]int32, n), scratch: regalloc.NewBitset(n)}
 	defined := make([]int32, n) // the block (+1) that last wrote a register

@@ -80,11 +80,8 @@ func unwrapNarrowSub(in, d *ir.Instr, w widths) *ir.Instr {
 // assign r) or r's only one, when the registers it reads are not assigned
 // between it and i (defined once, for one in another block); else nil.
 func localDef(b *ir.Block, i int, r ir.Reg, defs map[ir.Reg][]*ir.Instr) *ir.Instr {
-	for j := i - 1; j >= 0; j-- {
+	if j := lastDefBefore(b, i, r); j >= 0 {
 		d := b.Instrs[j]
-		if d.Dst != r {
-			continue
-		}
 		stale := false
 		for _, later := range b.Instrs[j+1 : i] {
 			forEachUse(d, func(o *ir.Operand) { stale = stale || later.Dst == o.Reg })
@@ -104,6 +101,17 @@ func localDef(b *ir.Block, i int, r ir.Reg, defs map[ir.Reg][]*ir.Instr) *ir.Ins
 		return nil
 	}
 	return d
+}
+
+// lastDefBefore returns the index of the last instruction before i in b
+// that assigns r, or -1.
+func lastDefBefore(b *ir.Block, i int, r ir.Reg) int {
+	for j := i - 1; j >= 0; j-- {
+		if b.Instrs[j].Dst == r {
+			return j
+		}
+	}
+	return -1
 }
 
 // constDefs lists, for each register every definition of which is a

@@ -6,8 +6,10 @@ import "github.com/bpfcc/bpfcc/ir"
 // (ir.IndirectSym) whose pointer holds one known function: a register
 // defined once, by the function's address or a copy of such a register,
 // as a local assigned once or an inlined function's parameter is. It runs
-// after inlining, which binds the parameters; codegen rejects what is
-// left. Linear: one walk to count definitions, one to rewrite.
+// after inlining, which binds the parameters. A function with calls left
+// runs propagation early, which finds a pointer stored in a local struct,
+// and the calls made direct so are inlined (Inline again); codegen
+// rejects what is left after optimisation (indirect2 may resolve more).
 func resolveIndirect(m *ir.Module, c *passCtx) error {
 	known := map[string]bool{}
 	for _, f := range m.Funcs {
@@ -25,7 +27,8 @@ func resolveIndirect(m *ir.Module, c *passCtx) error {
 	}
 	resolved := false
 	for _, f := range m.Funcs {
-		if resolveIndirectIn(f, known) || f.Naked {
+		left := resolveIndirectIn(f, known)
+		if left == 0 || f.Naked {
 			continue
 		}
 		// A pointer stored in a local struct and loaded back is found
@@ -37,10 +40,7 @@ func resolveIndirect(m *ir.Module, c *passCtx) error {
 		ensureEntry(f, c)
 		removeUnreachable(f, c)
 		propagateValues(f, c)
-		if n := indirectCalls(f); n > 0 {
-			resolveIndirectIn(f, known)
-			resolved = resolved || indirectCalls(f) < n
-		}
+		resolved = resolved || resolveIndirectIn(f, known) < left
 	}
 	if resolved && c != nil {
 		return Inline(m, c.optLevel)
@@ -48,22 +48,9 @@ func resolveIndirect(m *ir.Module, c *passCtx) error {
 	return nil
 }
 
-// indirectCalls counts f's calls through a function pointer.
-func indirectCalls(f *ir.Func) int {
-	n := 0
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpCallFunc && in.Sym == ir.IndirectSym {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // resolveIndirectIn makes f's resolvable indirect calls direct and
-// reports whether none is left indirect.
-func resolveIndirectIn(f *ir.Func, known map[string]bool) bool {
+// returns how many are left.
+func resolveIndirectIn(f *ir.Func, known map[string]bool) int {
 	var calls []*ir.Instr
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
@@ -73,7 +60,7 @@ func resolveIndirectIn(f *ir.Func, known map[string]bool) bool {
 		}
 	}
 	if len(calls) == 0 {
-		return true
+		return 0
 	}
 	addr := newSymAddrs(f)
 	target := func(op ir.Operand) string {
@@ -82,15 +69,15 @@ func resolveIndirectIn(f *ir.Func, known map[string]bool) bool {
 		}
 		return ""
 	}
-	left := false
+	left := 0
 	for _, in := range calls {
 		if sym := target(in.Args[0]); sym != "" {
 			in.Sym, in.Args = sym, in.Args[1:]
 		} else {
-			left = true
+			left++
 		}
 	}
-	return !left
+	return left
 }
 
 // resolveStoredIndirect (pass "indirect2") makes direct the calls whose

@@ -1,11 +1,11 @@
 package opt
 
 import (
-	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
 	"maps"
 	"math/bits"
 	"slices"
 
+	"github.com/bpfcc/bpfcc/codegen/internal/regalloc"
 	"github.com/bpfcc/bpfcc/ir"
 )
 
