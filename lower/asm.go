@@ -25,9 +25,14 @@ type asmOperand struct {
 	// its register with, or -1.
 	tied int
 	// mem is an "m" input: its address goes in the register.
-	mem  bool
-	expr cc.ExpressionNode
-	node cc.Node
+	mem bool
+	// spillOf, on an operand bpfcc adds, is 1 + the index of an output
+	// after the first: the operand holds the address of a stack slot the
+	// code's end stores that output's register to (an asm instruction has
+	// one result register in the IR).
+	spillOf int
+	expr    cc.ExpressionNode
+	node    cc.Node
 }
 
 // asmStmt lowers an asm statement: its text is assembled by bpfasm with
@@ -56,6 +61,18 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 			return
 		}
 		ops = append(ops, asmOperand{name: asmGotoSel, constraint: "r", output: true, node: x, tied: -1})
+	}
+	if len(labels) == 0 && !fl.f.Naked {
+		// Outputs after the first leave through stack slots.
+		first := true
+		for i := range ops {
+			if ops[i].output && ops[i].constraint == "r" {
+				if !first {
+					ops = append(ops, asmOperand{name: "bpfcc.spill" + strconv.Itoa(i), constraint: "r", node: ops[i].node, tied: -1, spillOf: i + 1})
+				}
+				first = false
+			}
+		}
 	}
 	if strings.TrimSpace(text) == "" && (len(ops) == 0 || !allScalar(ops)) {
 		// A compiler barrier: bpfcc does not move memory accesses across
@@ -87,6 +104,13 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	}
 	fl.l.nasm++
 	insns, err := bpfasm.Assemble(text, bops, fl.l.nasm)
+	if err == nil {
+		for i, op := range ops {
+			if op.spillOf > 0 {
+				insns = append(insns, asm.StoreMem(regs[i], 0, regs[op.spillOf-1], asm.DWord))
+			}
+		}
+	}
 	if err != nil {
 		// An error only where optimisation leaves it reachable: clang
 		// assembles live code only, and bpf_experimental.h's bpf_cmp
@@ -128,6 +152,13 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 	in := &ir.Instr{Op: ir.OpAsm, Asm: code}
 	var out *asmOperand
 	var outLv lvalue
+	// spills are the outputs after the first, and their slots.
+	type spill struct {
+		lv   lvalue
+		slot *ir.Slot
+	}
+	var spills []spill
+	spillLv := map[int]lvalue{}
 	// written is the first input operand whose register the code writes.
 	var written *asmOperand
 	var writtenReg asm.Register
@@ -142,6 +173,27 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 				return 0
 			}
 			code.Insns = append(asm.Instructions{set}, code.Insns...)
+			continue
+		}
+		if op.spillOf > 0 {
+			lv := spillLv[op.spillOf-1]
+			slot := fl.newSlot("asm.out", 8, 8)
+			spills = append(spills, spill{lv, slot})
+			in.Args = append(in.Args, ir.R(fl.addr(lvalue{slot: slot, t: lv.t})))
+			code.In = append(code.In, regs[i])
+			continue
+		}
+		if op.output && out != nil {
+			lv := fl.lvalueOf(op.expr)
+			if !isScalar(lv.t) {
+				fl.l.errorf(op.node, "inline asm output must be a scalar or pointer, not %s", typeName(lv.t))
+				return 0
+			}
+			spillLv[i] = lv
+			if op.inout {
+				in.Args = append(in.Args, fl.load(lv).op)
+				code.In = append(code.In, regs[i])
+			}
 			continue
 		}
 		if op.output {
@@ -209,6 +261,11 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 	fl.emit(in)
 	if out != nil && out.name != asmGotoSel {
 		fl.store(outLv, value{op: ir.R(in.Dst), t: outLv.t})
+	}
+	for _, sp := range spills {
+		r := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(fl.addr(lvalue{slot: sp.slot, t: sp.lv.t})), Size: 8, Space: ir.SpaceStack})
+		fl.store(sp.lv, value{op: ir.R(r), t: sp.lv.t})
 	}
 	return in.Dst
 }

@@ -392,6 +392,11 @@ func (fl *fnLowerer) unary(x *cc.UnaryExpression) value {
 	case cc.UnaryExpressionNot:
 		return fl.materialize(func(yes, no *ir.Block) { fl.cond(x.CastExpression, no, yes) }, t)
 	case cc.UnaryExpressionSizeofExpr, cc.UnaryExpressionSizeofType, cc.UnaryExpressionAlignofExpr, cc.UnaryExpressionAlignofType:
+		if x.Case == cc.UnaryExpressionSizeofType && x.TypeName != nil {
+			if v, ok := fl.vlaSize(x.TypeName.Type(), t); ok {
+				return v
+			}
+		}
 		fl.l.errorf(x, "sizeof of a type whose size is not known at compile time")
 		return value{op: ir.Imm(0), t: t}
 	case cc.UnaryExpressionLabelAddr:
@@ -461,4 +466,31 @@ func ident(e cc.ExpressionNode) *cc.PrimaryExpression {
 		}
 		return nil
 	}
+}
+
+// vlaSize computes sizeof of a variable-length array type at run time, as
+// C does: its lengths times its element's size. Cilium's build_bug_on(E)
+// is (void)sizeof(char[1 - 2*!!(E)]) with E constant only once inlined.
+func (fl *fnLowerer) vlaSize(at cc.Type, t cc.Type) (value, bool) {
+	a, ok := at.(*cc.ArrayType)
+	if !ok || !a.IsVLA() {
+		return value{}, false
+	}
+	var n value
+	if e := a.LenExpr(); e != nil && e.Value() == cc.Unknown {
+		n = fl.convert(fl.rvalue(e), t)
+	} else if a.Len() >= 0 {
+		n = value{op: ir.Imm(a.Len()), t: t}
+	} else {
+		return value{}, false
+	}
+	var elem value
+	if inner, ok := fl.vlaSize(a.Elem(), t); ok {
+		elem = inner
+	} else if sz := a.Elem().Size(); sz > 0 {
+		elem = value{op: ir.Imm(sz), t: t}
+	} else {
+		return value{}, false
+	}
+	return fl.binop(ir.Mul, n, elem, t), true
 }

@@ -1922,11 +1922,15 @@ type EnumSpecifier struct {
 	Case              EnumSpecifierCase `PrettyPrint:"stringer,zero"`
 	EnumTypeSpecifier *EnumTypeSpecifier
 	EnumeratorList    *EnumeratorList
-	Token             Token
-	Token2            Token
-	Token3            Token
-	Token4            Token
-	Token5            Token
+	// bpfcc: GNU attributes after "enum" and after the closing brace
+	// (`enum __attribute__((packed)) e {...}`, `enum {...} __attribute__((packed))`).
+	AttributeSpecifierList  *AttributeSpecifierList
+	AttributeSpecifierList2 *AttributeSpecifierList
+	Token                   Token
+	Token2                  Token
+	Token3                  Token
+	Token4                  Token
+	Token5                  Token
 }
 
 // String implements fmt.Stringer.

@@ -3282,6 +3282,21 @@ func (n *EnumSpecifier) check(c *ctx) (r Type) {
 		for _, v := range list {
 			v.typ = t
 		}
+		if ts == nil && n.packed(c) {
+			// bpfcc: a packed enum's type is the smallest integer type
+			// that holds its values, unsigned if none is negative, as
+			// GCC and clang make it.
+			switch {
+			case min >= 0 && max <= math.MaxUint8:
+				t = c.ast.kinds[UChar]
+			case min >= 0 && max <= math.MaxUint16:
+				t = c.ast.kinds[UShort]
+			case min >= math.MinInt8 && max <= math.MaxInt8:
+				t = c.ast.kinds[SChar]
+			case min >= math.MinInt16 && max <= math.MaxInt16:
+				t = c.ast.kinds[Short]
+			}
+		}
 		et := c.newEnumType(n.LexicalScope(), tag, t, list)
 		et.min = min
 		et.max = max
@@ -3309,6 +3324,12 @@ func (n *EnumSpecifier) check(c *ctx) (r Type) {
 		c.errors.add(errorf("internal error: %v", n.Case))
 	}
 	return n.Type()
+}
+
+// packed reports whether n's attributes (bpfcc: before its tag or after
+// its closing brace) include packed.
+func (n *EnumSpecifier) packed(c *ctx) bool {
+	return n.AttributeSpecifierList.check(c).Packed() || n.AttributeSpecifierList2.check(c).Packed()
 }
 
 func (n *Enumerator) check(c *ctx, iota int64) int64 {
@@ -5066,6 +5087,19 @@ out:
 			}
 
 			n.val = bool2int(n.Pure() && args[0].Value() != Unknown)
+			break out
+		case "__builtin_preserve_access_index":
+			// bpfcc: clang's builtin is type-generic, its value the
+			// argument's (`struct path *p = __builtin_preserve_access_index(&f->f_path)`).
+			n.PostfixExpression.check(c, mode.add(decay|implicitFuncDef))
+			args := n.ArgumentExpressionList.check(c, decay, &n.purer)
+			if len(args) != 1 {
+				c.errors.add(errorf("%v: expected one argument: (%s)", n.Position(), NodeSource(n.ArgumentExpressionList)))
+				n.typ = c.intT
+				break out
+			}
+
+			n.typ = args[0].Type()
 			break out
 		case "__builtin_choose_expr":
 			n.PostfixExpression.check(c, mode.add(decay|implicitFuncDef))

@@ -3405,18 +3405,26 @@ func (p *parser) atomicTypeSpecifier() (r *AtomicTypeSpecifier) {
 //		enum identifier_opt enum-type-specifier_opt { enumerator-list , }
 //		enum identifier enum-type-specifier_opt
 func (p *parser) enumSpecifier() (r *EnumSpecifier) {
-	switch p.peek(1, false).Ch {
+	// bpfcc: attributes may follow "enum" (GNU C), so the keyword is
+	// shifted first.
+	if p.peek(1, false).Ch == eof {
+		p.cpp.eh("%v: unexpected EOF", p.toks[0].Position())
+		return nil
+	}
+	enum := p.shift(false)
+	attrs := p.attributeSpecifierListOpt()
+	switch p.rune(false) {
 	case eof:
 		p.cpp.eh("%v: unexpected EOF", p.toks[0].Position())
 		return nil
 	case rune(IDENTIFIER):
-		switch p.peek(2, true).Ch {
+		switch p.peek(1, true).Ch {
 		case '{':
-			r = &EnumSpecifier{Case: EnumSpecifierDef, Token: p.shift(false), Token2: p.shift(false), Token3: p.shift(false), EnumeratorList: p.enumeratorList(), lexicalScope: (*lexicalScope)(p.scope)}
+			r = &EnumSpecifier{Case: EnumSpecifierDef, Token: enum, AttributeSpecifierList: attrs, Token2: p.shift(false), Token3: p.shift(false), EnumeratorList: p.enumeratorList(), lexicalScope: (*lexicalScope)(p.scope)}
 			r.visible = visible(r.Token.seq + 1) // [0]6.2.1,7
 			p.scope.declare(p.cpp.eh, r.Token2.SrcStr(), r)
 		case ':':
-			r = &EnumSpecifier{Token: p.shift(false), Token2: p.shift(false), EnumTypeSpecifier: p.enumTypeSpecifier(), lexicalScope: (*lexicalScope)(p.scope)}
+			r = &EnumSpecifier{Token: enum, AttributeSpecifierList: attrs, Token2: p.shift(false), EnumTypeSpecifier: p.enumTypeSpecifier(), lexicalScope: (*lexicalScope)(p.scope)}
 			r.visible = visible(r.Token.seq + 1) // [0]6.2.1,7
 			p.scope.declare(p.cpp.eh, r.Token2.SrcStr(), r)
 			switch p.rune(false) {
@@ -3429,12 +3437,12 @@ func (p *parser) enumSpecifier() (r *EnumSpecifier) {
 				return r
 			}
 		default:
-			return &EnumSpecifier{Case: EnumSpecifierTag, Token: p.shift(false), Token2: p.shift(false), lexicalScope: (*lexicalScope)(p.scope)}
+			return &EnumSpecifier{Case: EnumSpecifierTag, Token: enum, AttributeSpecifierList: attrs, Token2: p.shift(false), lexicalScope: (*lexicalScope)(p.scope)}
 		}
 	case '{':
-		r = &EnumSpecifier{Case: EnumSpecifierDef, Token: p.shift(false), Token3: p.shift(false), EnumeratorList: p.enumeratorList(), lexicalScope: (*lexicalScope)(p.scope)}
+		r = &EnumSpecifier{Case: EnumSpecifierDef, Token: enum, AttributeSpecifierList: attrs, Token3: p.shift(false), EnumeratorList: p.enumeratorList(), lexicalScope: (*lexicalScope)(p.scope)}
 	case ':':
-		r = &EnumSpecifier{Case: EnumSpecifierDef, Token: p.shift(false), EnumTypeSpecifier: p.enumTypeSpecifier(), lexicalScope: (*lexicalScope)(p.scope)}
+		r = &EnumSpecifier{Case: EnumSpecifierDef, Token: enum, AttributeSpecifierList: attrs, EnumTypeSpecifier: p.enumTypeSpecifier(), lexicalScope: (*lexicalScope)(p.scope)}
 		switch p.rune(false) {
 		case '{':
 			r.Token3 = p.shift(false)
@@ -3454,15 +3462,15 @@ func (p *parser) enumSpecifier() (r *EnumSpecifier) {
 	case ',':
 		r.Token4 = p.shift(false)
 		r.Token5 = p.must('}')
-		return r
 	case '}':
 		r.Token5 = p.shift(false)
-		return r
 	default:
 		t := p.shift(false)
 		p.cpp.eh("%v: unexpected %v, expected enum specifier", t.Position(), runeName(t.Ch))
 		return nil
 	}
+	r.AttributeSpecifierList2 = p.attributeSpecifierListOpt()
+	return r
 }
 
 // enum-type-specifier:

@@ -2011,6 +2011,10 @@ func (n *ArrayType) setName(d *Declarator) Type {
 	return &r
 }
 
+// LenExpr is the expression an array's length was declared with, nil if
+// none. (bpfcc: the length of a variable-length array type.)
+func (n *ArrayType) LenExpr() ExpressionNode { return n.expr }
+
 func (n *ArrayType) IsVLA() bool {
 	for {
 		if n.elems < 0 && n.expr != nil && n.expr.Value() == Unknown {
