@@ -22,6 +22,7 @@ struct {
 } evs SEC(".maps");
 
 const char word[8] = "bpfcc!";
+const unsigned int hundred = 100;
 
 SEC("syscall")
 int bounded_reload(void *ctx)
@@ -32,7 +33,9 @@ int bounded_reload(void *ctx)
 
 	if (!e)
 		return 1;
-	e->size = 100;
+	// Written by a helper, so that the load is one (a constant stored
+	// would be forwarded to it).
+	bpf_probe_read_kernel(&e->size, sizeof(e->size), &hundred);
 	if (e->size > 512 - 64)
 		return 2;
 	n = bpf_probe_read_kernel_str(&e->buf[e->size], 64, word);

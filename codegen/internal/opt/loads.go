@@ -21,6 +21,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	if len(f.Blocks) == 0 {
 		return
 	}
+	forwardPieces(f)
 	type key struct {
 		a    ir.Reg
 		slot *ir.Slot
@@ -40,7 +41,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 	type state struct {
 		st   map[key]ir.Reg
 		syms map[ir.Reg]symOff
-		imms map[key]int64 // slot bytes a constant store wrote
+		imms map[key]int64 // bytes a constant store wrote
 	}
 	// Blocks in reverse postorder: a block starts with what holds at the
 	// end of every predecessor (the facts they agree on); a predecessor
@@ -181,13 +182,16 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 				}
 			}
 			for k := range imms {
-				if k.idx != "" && indexed[k.idx].leaf == r {
+				if k.a == r && k.sym == "" && k.slot == nil || k.idx != "" && indexed[k.idx].leaf == r {
 					delete(imms, k)
 				}
 			}
 		}
 		var stored []key         // entries made by stores through pointers, oldest first
 		across := map[key]bool{} // stored entries successors may use
+		// narrow are entries whose register may hold more than the bytes
+		// stored: a load of them is the register's extension.
+		narrow := map[key]bool{}
 		for _, in := range b.Instrs {
 			switch in.Op {
 			case ir.OpLoad:
@@ -208,7 +212,11 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
 				}
 				if r, ok := st[k]; ok && r != in.Dst {
-					*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(r), Pos: in.Pos, Note: in.Note}
+					if narrow[k] {
+						*in = ir.Instr{Op: ir.OpExt, Dst: in.Dst, A: ir.R(r), Bits: 8 * in.Size, Signed: in.Signed, Pos: in.Pos, Note: in.Note}
+					} else {
+						*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: ir.R(r), Pos: in.Pos, Note: in.Note}
+					}
 					kill(in.Dst)
 					continue
 				}
@@ -238,7 +246,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 						}
 					}
 					for k := range imms {
-						if k.slot == sk.slot && (k.idx == "" || !x.disjoint(in.Size, at(k), k.size)) {
+						if k.slot == sk.slot && (k.idx == "" || !x.disjoint(in.Size, at(k), k.size)) || k.slot == nil && k.space == ir.SpaceStack {
 							delete(imms, k)
 						}
 					}
@@ -274,12 +282,21 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					// of the bytes) would need more registers than BPF has.
 					// Not a chunk of a copy (a value loaded to be stored):
 					// orderMemmoves needs its one use.
-					if in.A.IsImm || in.Volatile || in.Core != nil || in.B.IsImm || loaded[in.B.Reg] {
+					if in.A.IsImm || in.Volatile || in.Core != nil || !in.B.IsImm && loaded[in.B.Reg] {
 						break
 					}
 					k := key{a: canon(in.A.Reg), off: in.Off, size: in.Size, space: in.Space}
 					if so, ok := syms[in.A.Reg]; ok {
 						k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
+					}
+					if in.B.IsImm {
+						// A constant: its reload is the constant
+						// (tetragon's `*buflen = 4096; buf + *buflen`,
+						// where buflen points into a map value).
+						imms[k] = ir.EvalExt(in.B.Imm, 8*in.Size, false)
+						k.signed = true
+						imms[k] = ir.EvalExt(in.B.Imm, 8*in.Size, true)
+						break
 					}
 					// A narrower store's reload is zero-extended where the
 					// verifier sees it; the register stored may have upper
@@ -292,17 +309,25 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					// a zero extension: ecapture's e->len = len < 4096 ?
 					// len & 4095 : 4096, reloaded as a helper's size, lost
 					// its bound).
+					// Otherwise, in the block, the reload is the register's
+					// extension, which keeps what the verifier knows of
+					// it (tetragon's asm masking exe->len in place, then
+					// exe->len a helper's size).
 					_, consts := constants[in.B.Reg]
 					fits := in.Size == 4 && zext.has(in.B.Reg)
-					if w := widths.of(in.B); w <= 8*in.Size && in.B.Reg != in.A.Reg && (in.Size == 8 || consts || fits) {
+					if in.B.Reg != in.A.Reg {
+						w := widths.of(in.B)
+						ext := w > 8*in.Size || in.Size < 8 && !consts && !fits
 						st[k] = in.B.Reg
+						narrow[k] = ext
 						stored = append(stored, k)
-						across[k] = fits || consts
-						if w < 8*in.Size || in.Size == 8 {
+						across[k] = !ext && (fits || consts)
+						if w < 8*in.Size || in.Size == 8 || ext {
 							k.signed = true
 							st[k] = in.B.Reg
+							narrow[k] = ext || w == 8*in.Size && in.Size < 8
 							stored = append(stored, k)
-							across[k] = fits || consts
+							across[k] = !narrow[k] && (fits || consts)
 						}
 						for len(stored) > 2*maxStoresForwarded {
 							delete(st, stored[0])
@@ -311,13 +336,18 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					}
 					break
 				}
+				// Through a pointer, a stack slot is written only if
+				// the pointer is into the stack or may be into this slot.
+				mayReach := func(k key) bool {
+					return k.slot == in.Slot || k.slot == nil && k.sym == "" && (k.space == ir.SpaceStack || taint[k.a][in.Slot])
+				}
 				for k := range st {
-					if k.slot == in.Slot || k.slot == nil && k.space == ir.SpaceStack {
+					if mayReach(k) {
 						delete(st, k)
 					}
 				}
 				for k := range imms {
-					if k.slot == in.Slot {
+					if mayReach(k) {
 						delete(imms, k)
 					}
 				}
