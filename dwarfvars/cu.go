@@ -290,13 +290,22 @@ func (b *Binary) tree(c *cuInfo, off dwarf.Offset) (*funcTree, error) {
 // then the cold part, which a call never enters. The entry is where a
 // function symbol other than a .cold or .part one starts a range, else
 // the first range as DWARF lists it (gcc lists the hot part first).
+//
+// A clone's DIE (DW_AT_abstract_origin: godwarf merges it with its
+// origin's) is not a plain entry; its ranges are the tree's, sorted, and
+// the entry is still where a symbol of it starts one (jq's
+// jvp_object_add_slot.isra.0 was probed at its .cold part).
 func (b *Binary) splitEntry(n *godwarf.Tree, sorted uint64) uint64 {
-	e, ok := n.Entry.(*dwarf.Entry)
-	if !ok || e.Val(dwarf.AttrEntrypc) != nil || e.Val(dwarf.AttrLowpc) != nil {
+	if n.Entry.Val(dwarf.AttrEntrypc) != nil || n.Entry.Val(dwarf.AttrLowpc) != nil {
 		return sorted
 	}
-	rg, err := b.dw.Ranges(e)
-	if err != nil || len(rg) == 0 {
+	rg := n.Ranges
+	if e, ok := n.Entry.(*dwarf.Entry); ok {
+		if r, err := b.dw.Ranges(e); err == nil && len(r) > 0 {
+			rg = r // in DWARF's order
+		}
+	}
+	if len(rg) == 0 {
 		return sorted
 	}
 	for _, r := range rg {
@@ -308,12 +317,14 @@ func (b *Binary) splitEntry(n *godwarf.Tree, sorted uint64) uint64 {
 }
 
 // entryPC returns the entry address of a subprogram or inlined subroutine.
+//
+// n.Entry is read through godwarf's interface: an inlined copy's or a
+// clone's DIE is merged with its abstract origin's, and its entry_pc was
+// skipped (the lowest address taken instead, the copy's .cold part).
 func entryPC(n *godwarf.Tree) uint64 {
-	if e, ok := n.Entry.(*dwarf.Entry); ok {
-		if v, ok := e.Val(dwarf.AttrEntrypc).(uint64); ok && v != 0 {
-			if e.AttrField(dwarf.AttrEntrypc).Class == dwarf.ClassAddress {
-				return v
-			}
+	if v, ok := n.Entry.Val(dwarf.AttrEntrypc).(uint64); ok && v != 0 {
+		if f := n.Entry.AttrField(dwarf.AttrEntrypc); f != nil && f.Class == dwarf.ClassAddress {
+			return v
 		}
 	}
 	if v, ok := n.Val(dwarf.AttrLowpc).(uint64); ok && v != 0 {

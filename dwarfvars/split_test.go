@@ -2,6 +2,7 @@ package dwarfvars
 
 import (
 	"debug/elf"
+	"slices"
 	"testing"
 )
 
@@ -58,5 +59,107 @@ int main(int argc, char **argv) { int a[5] = {1, 2, 3, 4, argc}; printf("%ld\n",
 	}
 	if sites[0].Addr != hot {
 		t.Errorf("work resolves to %#x, want the hot entry %#x (work.cold is %#x)", sites[0].Addr, hot, cold)
+	}
+}
+
+// An inlined copy gcc -O2 splits hot and cold (bound inlined into collect,
+// its abort() path in collect.cold, below collect) is entered at its
+// DW_AT_entry_pc, in collect: its DIE merges with its abstract origin's,
+// and the entry_pc was skipped for the lowest address, in collect.cold,
+// where a probe never fired (jq's inlined jv_object_iter_key).
+func TestSplitInlinedEntry(t *testing.T) {
+	src := `#include <stdlib.h>
+struct blk { long *first, *last; };
+static long cell[4];
+__attribute__((noinline)) struct blk gen(int k) { struct blk b = { &cell[k], &cell[k] }; return b; }
+static inline long bound(int op, struct blk binder)
+{
+	if (!binder.first || binder.first != binder.last)
+		abort();
+	return op + *binder.first;
+}
+__attribute__((noinline)) long collect(struct blk expr)
+{
+	struct blk v = gen(1);
+	long t = bound(3, v);
+	return t + *expr.last;
+}
+int main(int argc, char **argv) { (void)argv; cell[1] = 5; cell[2] = argc; return (int)collect(gen(2)) - 9; }
+`
+	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"cold.c": src}, "cold.c")
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	f.Close()
+	var hot elf.Symbol
+	cold := false
+	for _, s := range syms {
+		switch s.Name {
+		case "collect":
+			hot = s
+		case "collect.cold":
+			cold = true
+		}
+	}
+	if !cold {
+		t.Skip("skipped: gcc did not split collect into collect.cold here")
+	}
+	b := open(t, bin)
+	sites, err := b.Resolve(mustProbe(t, "bound"))
+	if err != nil || len(sites) != 1 {
+		t.Fatalf("resolve bound: %v %v", sites, err)
+	}
+	if a := sites[0].Addr; a < hot.Value || a >= hot.Value+hot.Size {
+		t.Errorf("bound resolves to %#x, want an address in collect [%#x, %#x)", a, hot.Value, hot.Value+hot.Size)
+	}
+}
+
+// A FUNC probe of a function inlined into another inlined copy that
+// begins at the same address (is_single < bound < collect) sees the named
+// function's scope: the copy beginning there is its caller, which the
+// walk enters (jq's block_is_single: its parameter b was "not visible",
+// the outer function's variables listed instead).
+func TestNestedInlineProbeScope(t *testing.T) {
+	src := `#include <stdlib.h>
+struct blk { long *first, *last; };
+static long cell[4];
+__attribute__((noinline)) struct blk gen(int k) { struct blk b = { &cell[k], &cell[k] }; return b; }
+static inline int is_single(struct blk b) { return b.first && b.first == b.last; }
+static inline struct blk bound(int op, struct blk binder)
+{
+	if (!is_single(binder))
+		return binder;
+	struct blk b = gen(op);
+	b.last = binder.first;
+	return b;
+}
+__attribute__((noinline)) long collect(struct blk expr)
+{
+	struct blk v = gen(1);
+	struct blk tail = bound(3, v);
+	return *tail.first + *tail.last + *expr.last;
+}
+int main(int argc, char **argv) { (void)argv; cell[1] = 5; cell[2] = argc; cell[3] = 2; return (int)collect(gen(2)) - 10; }
+`
+	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"nest.c": src}, "nest.c")
+	b := open(t, bin)
+	sites, err := b.Resolve(mustProbe(t, "is_single"))
+	if err != nil || len(sites) == 0 {
+		t.Fatalf("resolve is_single: %v %v", sites, err)
+	}
+	for _, s := range sites {
+		vs, err := b.Vars(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, v := range vs {
+			names = append(names, v.Name)
+		}
+		if !slices.Contains(names, "b") || slices.Contains(names, "expr") {
+			t.Errorf("is_single at %s: variables %v, want is_single's b and not collect's expr", s, names)
+		}
 	}
 }

@@ -130,7 +130,27 @@ func (c *collector) entersInlined(n *godwarf.Tree, name string) bool {
 	}
 	fn := simpleName(p.Func)
 	base, _, _ := strings.Cut(fn, ".")
-	return name == fn || name == base
+	return name == fn || name == base || c.leadsTo(n, fn, base)
+}
+
+// leadsTo reports whether an inlined copy of fn (or base) inside n
+// contains the site: the copy beginning at a FUNC probe is then the named
+// function's caller, inlined too, which the walk goes through (jq's
+// block_is_single inlined into gen_op_bound's copy at the same address:
+// its parameter b was "not visible").
+func (c *collector) leadsTo(n *godwarf.Tree, fn, base string) bool {
+	for _, ch := range n.Children {
+		if ch.Tag != dwarf.TagInlinedSubroutine && ch.Tag != dwarf.TagLexDwarfBlock || !ch.ContainsPC(c.site.Addr) {
+			continue
+		}
+		if name, _ := ch.Val(dwarf.AttrName).(string); ch.Tag == dwarf.TagInlinedSubroutine && (name == fn || name == base) {
+			return true
+		}
+		if c.leadsTo(ch, fn, base) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *collector) walk(n *godwarf.Tree, depth int, scope string, inlined bool) {

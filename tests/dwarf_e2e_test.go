@@ -528,15 +528,20 @@ func dwCompare(g []dwGDBRec, bh map[uint64]map[int]uint64, vi int, v dwVar) (ok,
 // its declaration (with its initializer) has run.
 func dwUninitialized(s dwarfvars.Site, v dwVar) bool {
 	x := v.bd.Var
-	if x.Kind != dwarfvars.VarLocal || strings.ContainsAny(v.expr, ".-[") {
+	if x.Kind != dwarfvars.VarLocal {
 		return false
 	}
 	// At a function's entry probe none of the body has run: a local in a
 	// stack slot holds what an earlier call left there (lua_pushfstring's
 	// "const char *ret;" at gcc -O0 read 0 in gdb's run and a heap
-	// address in bpfcc's).
+	// address in bpfcc's), and so does what is read through it (cJSON_Delete's
+	// "next->prev" at gcc -O0: a stale pointer into a chunk free() had
+	// put in the tcache, whose key word is random per process).
 	if s.Probe.Kind == dwarfvars.ProbeFunc && !s.Return && v.bd.ReadsMemory() {
 		return true
+	}
+	if strings.ContainsAny(v.expr, ".-[") {
+		return false
 	}
 	return x.DeclLine > 0 && s.Line > 0 && s.Line <= x.DeclLine &&
 		(x.DeclFile == "" || filepath.Base(x.DeclFile) == filepath.Base(s.File))

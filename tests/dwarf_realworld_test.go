@@ -142,6 +142,52 @@ var dwRWPackages = []dwRWPackage{
 	{name: "bzip2", dir: ".", srcs: []string{"*.c"}, skip: []string{"bzip2recover.c", "dlltest.c", "mk251.c", "spewG.c", "unzcrash.c"},
 		flags: []string{"-D_FILE_OFFSET_BITS=64"},
 		args:  func(work string) []string { return []string{"-c", "-k", "-1", work} }},
+	// lz4's command-line program compressing work.lua at level 9 (lz4hc);
+	// the probes are the library's functions.
+	{name: "lz4", dir: "lib", srcs: []string{"lib/*.c", "programs/*.c"},
+		prepare: func(t *testing.T, tree string) []string { return []string{"-I" + filepath.Join(tree, "lib")} },
+		args:    func(work string) []string { return []string{"-c", "-9", work} }},
+	// cJSON's test program: builds, parses and prints JSON documents.
+	{name: "cjson", dir: ".", srcs: []string{"cJSON.c", "test.c"}, libs: []string{"-lm"},
+		args: func(string) []string { return []string{} }},
+	// libyaml's parser printing the event stream of work.yaml.
+	{name: "libyaml", dir: "src", srcs: []string{"src/*.c", "tests/run-parser-test-suite.c"},
+		flags:   []string{"-DYAML_VERSION_MAJOR=0", "-DYAML_VERSION_MINOR=2", "-DYAML_VERSION_PATCH=5", `-DYAML_VERSION_STRING="0.2.5"`},
+		prepare: func(t *testing.T, tree string) []string { return []string{"-I" + filepath.Join(tree, "include")} },
+		args:    func(work string) []string { return []string{filepath.Join(filepath.Dir(work), "work.yaml")} }},
+	// jq 1.6 (without oniguruma) running work.jq on work.lua read as one
+	// string.
+	{name: "jq", dir: "src", srcs: []string{"src/*.c"}, skip: []string{"inject_errors.c"},
+		flags: []string{"-DIEEE_8087", "-DHAVE_MEMMEM"}, libs: []string{"-lm"},
+		prepare: func(t *testing.T, tree string) []string {
+			// The headers its Makefile generates: builtin.jq as a C string,
+			// and the version.
+			gen := filepath.Join(tree, "bpfcc-include")
+			if err := os.MkdirAll(filepath.Join(gen, "src"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			jq, err := os.ReadFile(filepath.Join(tree, "src", "builtin.jq"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inc strings.Builder
+			for _, l := range strings.Split(strings.TrimSuffix(string(jq), "\n"), "\n") {
+				l = strings.ReplaceAll(strings.ReplaceAll(l, `\`, `\\`), `"`, `\"`)
+				inc.WriteString(`"` + l + `\n"` + "\n")
+			}
+			for f, data := range map[string]string{"builtin.inc": inc.String(), "version.h": "#define JQ_VERSION \"1.6\"\n"} {
+				if err := os.WriteFile(filepath.Join(gen, "src", f), []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return []string{"-I" + gen, "-I" + filepath.Join(gen, "src")}
+		},
+		// The filter is in a file: gdb run with startup-with-shell off
+		// splits an argument at its spaces and keeps the backslashes it
+		// escaped quotes and parentheses with.
+		args: func(work string) []string {
+			return []string{"-Rs", "-f", filepath.Join(filepath.Dir(work), "work.jq"), work}
+		}},
 }
 
 // dwRWBuilds builds a package's program per configuration (gcc -O0,
