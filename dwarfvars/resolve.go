@@ -2,6 +2,8 @@ package dwarfvars
 
 import (
 	"debug/dwarf"
+	"debug/elf"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -213,6 +215,9 @@ func (b *Binary) suggestFuncs(name string) []string {
 func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
 	ins, err := b.instances(p, !p.Return)
 	if err != nil {
+		if addrs := b.symbolOnly(p, err); addrs != nil {
+			return addrs, nil
+		}
 		return nil, err
 	}
 	if p.Return {
@@ -245,10 +250,54 @@ func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
 	return out, nil
 }
 
+// symbolOnly returns the addresses of the ELF function symbols named as
+// p's function whose code no DWARF function covers, when finding it in
+// the DWARF failed with err: gcc's identical code folding leaves a folded
+// function a subprogram DIE without addresses (lz4's LZ4_freeStreamDecode
+// at -O2). gdb breaks at the symbol, with no variables in scope; so does
+// a probe (Vars finds none).
+func (b *Binary) symbolOnly(p Probe, err error) []uint64 {
+	var nf *ProbeNotFoundError
+	if !errors.As(err, &nf) || nf.InlinedCopies > 0 || p.Src != "" {
+		return nil
+	}
+	name, _, has := splitParams(p.Func)
+	if has {
+		return nil
+	}
+	var out []uint64
+	for _, s := range b.symbolsNamed(name) {
+		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 || s.Size == 0 {
+			continue
+		}
+		if _, err := b.funcAt(s.Value); err == nil {
+			continue
+		}
+		a := s.Value
+		if p.Kind == ProbeFuncOffset {
+			if p.Offset >= s.Size {
+				continue
+			}
+			a += p.Offset
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // resolveFuncOffset: FUNC+OFF, checked against instruction boundaries.
 func (b *Binary) resolveFuncOffset(p Probe) ([]uint64, error) {
 	ins, err := b.instances(p, false)
 	if err != nil {
+		if addrs := b.symbolOnly(p, err); addrs != nil {
+			for _, a := range addrs {
+				sym, _ := b.symbolAt(a)
+				if err := b.checkBoundary(p, sym.Value, sym.Value+sym.Size); err != nil {
+					return nil, err
+				}
+			}
+			return addrs, nil
+		}
 		return nil, err
 	}
 	if cus := outOfLineCUs(b, ins); cus != nil {

@@ -163,3 +163,53 @@ int main(int argc, char **argv) { (void)argv; cell[1] = 5; cell[2] = argc; cell[
 		}
 	}
 }
+
+// A function gcc -O2's identical code folding made a copy of another
+// (free_b of free_a) keeps its symbol and code but gets a subprogram DIE
+// without addresses: a probe of it is at its symbol, with nothing in
+// scope, as gdb's "break free_b" (lz4's LZ4_freeStreamDecode: "function
+// not found; did you mean LZ4_freeStreamDecode").
+func TestFoldedFunctionProbe(t *testing.T) {
+	src := `#include <stdlib.h>
+typedef struct { long a[4]; } A;
+typedef struct { int b[8]; } B;
+int free_a(A *p) { if (!p) return 0; free(p); return 0; }
+int free_b(B *p) { if (p == NULL) return 0; free(p); return 0; }
+int (*volatile fa)(A *) = free_a;
+int (*volatile fb)(B *) = free_b;
+int main(void) { fa(malloc(sizeof(A))); return fb(malloc(sizeof(B))); }
+`
+	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"icf.c": src}, "icf.c")
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	f.Close()
+	var sym elf.Symbol
+	for _, s := range syms {
+		if s.Name == "free_b" {
+			sym = s
+		}
+	}
+	b := open(t, bin)
+	if _, err := b.funcAt(sym.Value); sym.Value == 0 || err == nil {
+		t.Skip("skipped: gcc did not fold free_b into free_a here")
+	}
+	for _, spec := range []string{"free_b", "free_b%return", "free_b+3"} {
+		sites, err := b.Resolve(mustProbe(t, spec))
+		if err != nil || len(sites) != 1 {
+			t.Fatalf("resolve %s: %v %v", spec, sites, err)
+		}
+		want := sym.Value
+		if spec == "free_b+3" {
+			want += 3
+		}
+		if sites[0].Addr != want {
+			t.Errorf("%s resolves to %#x, want %#x", spec, sites[0].Addr, want)
+		}
+		if vs, err := b.Vars(sites[0]); err != nil || len(vs) != 0 {
+			t.Errorf("%s: variables %v, %v; want none", spec, vs, err)
+		}
+	}
+}
