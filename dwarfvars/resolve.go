@@ -213,6 +213,9 @@ func (b *Binary) suggestFuncs(name string) []string {
 
 // resolveFunc: FUNC and FUNC%return.
 func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
+	if addrs := b.partSymbols(p); addrs != nil {
+		return addrs, nil
+	}
 	ins, err := b.instances(p, !p.Return)
 	if err != nil {
 		if addrs := b.symbolOnly(p, err); addrs != nil {
@@ -248,6 +251,23 @@ func (b *Binary) resolveFunc(p Probe) ([]uint64, error) {
 		return nil, &ProbeNotFoundError{Probe: p.Spec, What: "out-of-line function", Name: p.Func}
 	}
 	return out, nil
+}
+
+// partSymbols returns the addresses of ELF symbols named exactly as p's
+// function that start a part of another function's code, not its entry:
+// `collect.cold` names gcc's cold part of collect, where gdb's "break
+// collect.cold" stops, not collect's entry.
+func (b *Binary) partSymbols(p Probe) []uint64 {
+	if p.Return || p.Src != "" || !strings.Contains(p.Func, ".cold") && !strings.Contains(p.Func, ".part.") {
+		return nil
+	}
+	var out []uint64
+	for _, s := range b.symbolsNamed(p.Func) {
+		if ft, err := b.funcAt(s.Value); err == nil && s.Value != ft.entry && ft.name != p.Func {
+			out = append(out, s.Value)
+		}
+	}
+	return out
 }
 
 // symbolOnly returns the addresses of the ELF function symbols named as

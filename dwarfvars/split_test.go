@@ -60,6 +60,12 @@ int main(int argc, char **argv) { int a[5] = {1, 2, 3, 4, argc}; printf("%ld\n",
 	if sites[0].Addr != hot {
 		t.Errorf("work resolves to %#x, want the hot entry %#x (work.cold is %#x)", sites[0].Addr, hot, cold)
 	}
+	// Named, the cold part is probed where it starts, as gdb's "break
+	// work.cold" (it was work's entry).
+	sites, err = b.Resolve(mustProbe(t, "work.cold"))
+	if err != nil || len(sites) != 1 || sites[0].Addr != cold {
+		t.Errorf("resolve work.cold: %v %v, want %#x", sites, err, cold)
+	}
 }
 
 // An inlined copy gcc -O2 splits hot and cold (bound inlined into collect,
