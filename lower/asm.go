@@ -2,6 +2,7 @@ package lower
 
 import (
 	"encoding/binary"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,6 +32,8 @@ type asmOperand struct {
 	// code's end stores that output's register to (an asm instruction has
 	// one result register in the IR).
 	spillOf int
+	// spilled marks an output that leaves through such a slot.
+	spilled bool
 	expr    cc.ExpressionNode
 	node    cc.Node
 }
@@ -62,16 +65,28 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 		}
 		ops = append(ops, asmOperand{name: asmGotoSel, constraint: "r", output: true, node: x, tied: -1})
 	}
-	if len(labels) == 0 && !fl.f.Naked {
-		// Outputs after the first leave through stack slots.
-		first := true
+	if !fl.f.Naked {
+		// Outputs after the first leave through stack slots (with asm
+		// goto all do: its selector is the result register). The stores
+		// are text, so that a late immediate's second assembly makes
+		// them too; asm goto's go on its fallthrough path, before the
+		// selector's stubs, as the outputs hold there.
+		first := len(labels) == 0
+		stores := ""
 		for i := range ops {
-			if ops[i].output && ops[i].constraint == "r" {
+			if ops[i].output && ops[i].constraint == "r" && ops[i].name != asmGotoSel {
 				if !first {
-					ops = append(ops, asmOperand{name: "bpfcc.spill" + strconv.Itoa(i), constraint: "r", node: ops[i].node, tied: -1, spillOf: i + 1})
+					ops[i].spilled = true
+					ops = append(ops, asmOperand{constraint: "r", node: ops[i].node, tied: -1, spillOf: i + 1})
+					stores += fmt.Sprintf("\n*(u64 *)(%%%d + 0) = %%%d", len(ops)-1, i)
 				}
 				first = false
 			}
+		}
+		if len(labels) > 0 {
+			text = strings.Replace(text, asmGotoFallthrough, stores+asmGotoFallthrough, 1)
+		} else {
+			text += stores
 		}
 	}
 	if strings.TrimSpace(text) == "" && (len(ops) == 0 || !allScalar(ops)) {
@@ -104,13 +119,6 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	}
 	fl.l.nasm++
 	insns, err := bpfasm.Assemble(text, bops, fl.l.nasm)
-	if err == nil {
-		for i, op := range ops {
-			if op.spillOf > 0 {
-				insns = append(insns, asm.StoreMem(regs[i], 0, regs[op.spillOf-1], asm.DWord))
-			}
-		}
-	}
 	if err != nil {
 		// An error only where optimisation leaves it reachable: clang
 		// assembles live code only, and bpf_experimental.h's bpf_cmp
@@ -124,10 +132,11 @@ func (fl *fnLowerer) asmStmt(a *cc.AsmStatement) {
 	for _, o := range bops {
 		code.Operands = append(code.Operands, ir.AsmOperand{Name: o.Name, IsReg: o.Kind == bpfasm.KindReg, Reg: o.Reg, Imm: o.Imm, Sym: o.Sym})
 	}
-	sel := fl.emitAsm(x, code, ops, regs, clobbers, late)
+	sel, spilled := fl.emitAsm(x, code, ops, regs, clobbers, late)
 	if len(labels) > 0 && sel != 0 {
 		fl.asmGotoBranches(sel, labels)
 	}
+	spilled()
 }
 
 // lateImmediate reports whether an "i" operand is a local variable or
@@ -148,7 +157,11 @@ func (fl *fnLowerer) lateImmediate(op asmOperand) bool {
 
 // emitAsm binds the operands and emits the OpAsm. It returns the register
 // of asm goto's selector output (asmGotoSel), when there is one.
-func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []asm.Register, clobbers []asm.Register, late []int) ir.Reg {
+//
+// spilled reads the outputs that leave through stack slots; asmStmt calls
+// it where they hold: after asm goto's branches, on its fallthrough path.
+func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []asm.Register, clobbers []asm.Register, late []int) (sel ir.Reg, spilled func()) {
+	spilled = func() {}
 	in := &ir.Instr{Op: ir.OpAsm, Asm: code}
 	var out *asmOperand
 	var outLv lvalue
@@ -170,7 +183,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		if fl.f.Naked {
 			set, ok := fl.nakedOperand(*op, regs[i])
 			if !ok {
-				return 0
+				return 0, spilled
 			}
 			code.Insns = append(asm.Instructions{set}, code.Insns...)
 			continue
@@ -183,11 +196,11 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 			code.In = append(code.In, regs[i])
 			continue
 		}
-		if op.output && out != nil {
+		if op.spilled {
 			lv := fl.lvalueOf(op.expr)
 			if !isScalar(lv.t) {
 				fl.l.errorf(op.node, "inline asm output must be a scalar or pointer, not %s", typeName(lv.t))
-				return 0
+				return 0, spilled
 			}
 			spillLv[i] = lv
 			if op.inout {
@@ -199,7 +212,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		if op.output {
 			if out != nil {
 				fl.l.errorf(op.node, "inline asm with more than one output operand is not supported")
-				return 0
+				return 0, spilled
 			}
 			if op.name == asmGotoSel {
 				out, code.Out = op, regs[i]
@@ -208,7 +221,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 			out, outLv = op, fl.lvalueOf(op.expr)
 			if !isScalar(outLv.t) {
 				fl.l.errorf(op.node, "inline asm output must be a scalar or pointer, not %s", typeName(outLv.t))
-				return 0
+				return 0, spilled
 			}
 			code.Out = regs[i]
 			if !op.inout {
@@ -226,7 +239,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		v := fl.rvalue(op.expr)
 		if !isScalar(v.t) {
 			fl.l.errorf(op.node, "inline asm input must be a scalar or pointer, not %s", typeName(v.t))
-			return 0
+			return 0, spilled
 		}
 		in.Args = append(in.Args, v.op)
 		code.In = append(code.In, regs[i])
@@ -239,7 +252,7 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 		in.Args = append(in.Args, fl.rvalue(ops[i].expr).op)
 	}
 	if !fl.asmReferences(x, code) {
-		return 0
+		return 0, spilled
 	}
 	code.Writes = mergeRegs(bpfasm.Writes(code.Insns), clobbers)
 	if out == nil && written != nil {
@@ -262,12 +275,14 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 	if out != nil && out.name != asmGotoSel {
 		fl.store(outLv, value{op: ir.R(in.Dst), t: outLv.t})
 	}
-	for _, sp := range spills {
-		r := fl.tmp()
-		fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(fl.addr(lvalue{slot: sp.slot, t: sp.lv.t})), Size: 8, Space: ir.SpaceStack})
-		fl.store(sp.lv, value{op: ir.R(r), t: sp.lv.t})
+	spilled = func() {
+		for _, sp := range spills {
+			r := fl.tmp()
+			fl.emit(&ir.Instr{Op: ir.OpLoad, Dst: r, A: ir.R(fl.addr(lvalue{slot: sp.slot, t: sp.lv.t})), Size: 8, Space: ir.SpaceStack})
+			fl.store(sp.lv, value{op: ir.R(r), t: sp.lv.t})
+		}
 	}
-	return in.Dst
+	return in.Dst, spilled
 }
 
 func mergeRegs(a, b []asm.Register) []asm.Register {

@@ -23,6 +23,10 @@ import (
 // asmGotoSel names the selector output operand lower adds.
 const asmGotoSel = "__bpfcc_goto"
 
+// asmGotoFallthrough is the code asmGotoText appends where the asm's own
+// text falls through: selector 0.
+const asmGotoFallthrough = "\n%[" + asmGotoSel + "] = 0\ngoto __bpfcc_goto_end"
+
 // asmLabel is one label of asm goto's label list.
 type asmLabel struct {
 	name string
@@ -38,12 +42,6 @@ var labelRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // asmGotoText replaces the label references of text (%l[name], %lN, N
 // counting the operands first) with stubs' labels and appends the stubs.
 func (fl *fnLowerer) asmGotoText(x *cc.Asm, text string, ops []asmOperand, labels []asmLabel) (string, bool) {
-	for _, op := range ops {
-		if op.output {
-			fl.l.errorf(op.node, "asm goto with output operands is not supported")
-			return "", false
-		}
-	}
 	bad := ""
 	text = labelRef().ReplaceAllStringFunc(text, func(ref string) string {
 		k := labelIndex(ref, len(ops), labels)
@@ -60,7 +58,7 @@ func (fl *fnLowerer) asmGotoText(x *cc.Asm, text string, ops []asmOperand, label
 	var b strings.Builder
 	b.WriteString(text)
 	sel := "%[" + asmGotoSel + "]"
-	fmt.Fprintf(&b, "\n%s = 0\ngoto __bpfcc_goto_end", sel)
+	b.WriteString(asmGotoFallthrough)
 	for k := range labels {
 		fmt.Fprintf(&b, "\n__bpfcc_goto_%d: %s = %d", k, sel, k+1)
 		if k < len(labels)-1 {

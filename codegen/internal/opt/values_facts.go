@@ -62,8 +62,16 @@ func neverWritten(m *ir.Module) []*ir.Global {
 						delete(cands, sym)
 					}
 				})
-				if in.Op == ir.OpAsm {
-					clear(cands) // asm may name a variable in its text
+				if in.Op == ir.OpAsm && in.Asm != nil {
+					// The variables the code names (beyla's
+					// bpf_clamp_umax, anywhere in the file, kept a
+					// static pointer from folding).
+					for _, ins := range in.Asm.Insns {
+						delete(cands, ins.Reference())
+					}
+					for _, o := range in.Asm.Operands {
+						delete(cands, o.Sym)
+					}
 				}
 			}
 		}
