@@ -251,6 +251,12 @@ func (c *ctx) checkScope(s *Scope) {
 				c.errors.add(errorf("TODO %T", x))
 			}
 		}
+		if len(ds) > 0 && len(es) > 0 {
+			// bpfcc: an enumerator and a declarator share the ordinary
+			// identifiers' name space, as clang's "redefinition of 'X'
+			// as different kind of symbol" says.
+			c.errors.add(errorf("%v: redefinition of '%s' as different kind of symbol (an enumerator at %v)", ds[0].Position(), ds[0].Name(), es[0].Position()))
+		}
 		if len(ds) > 1 {
 			a := ds[0]
 			t := a.Type()
