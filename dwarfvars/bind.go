@@ -70,13 +70,20 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.Err != nil {
-		return nil, v.Err
-	}
 	pe := &pathEval{b: b, site: label, expr: e.Text, name: v.Name, avail: v.availBytes}
 	pe.index = func(ix Expr) (*Binding, error) { return b.Bind(s, ix) }
 	loc, t := v.Loc, v.Type
-	for _, st := range e.Path {
+	path, derefs := e.Path, e.Derefs
+	if v.Err != nil {
+		var ip *ImplicitPointerError
+		if !errors.As(v.Err, &ip) {
+			return nil, v.Err
+		}
+		if loc, t, path, derefs, err = b.throughImplicit(s, pe, v, ip, path, derefs); err != nil {
+			return nil, err
+		}
+	}
+	for _, st := range path {
 		loc, t, err = pe.step(loc, t, st)
 		if err != nil {
 			return nil, pe.where(err, t.Size)
@@ -85,7 +92,7 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 	if loc, t, err = pe.seeThrough(loc, t); err != nil {
 		return nil, err
 	}
-	for i := 0; i < e.Derefs; i++ {
+	for i := 0; i < derefs; i++ {
 		if t.Kind != KindPointer {
 			return nil, pe.fail("cannot dereference %s of type %s", e.Var, t.Spelling)
 		}
@@ -132,6 +139,56 @@ func (b *Binary) Bind(s Site, e Expr) (bd *Binding, err error) {
 		}
 	}
 	return bd, nil
+}
+
+// throughImplicit takes the first dereference of a pointer the optimiser
+// removed (DW_OP_implicit_pointer): b->m, b[k] or *b is the pointee
+// variable's location at the offset, read as gdb reads its <synthetic
+// pointer> (jq's block_append b, yyerror loc at gcc -O2). The pointer's own
+// value stays unreadable.
+func (b *Binary) throughImplicit(s Site, pe *pathEval, v Var, ip *ImplicitPointerError, path []PathElem, derefs int) (Location, *Type, []PathElem, int, error) {
+	t := v.Type
+	if t.Kind != KindPointer || t.Elem == nil {
+		return Location{}, t, path, derefs, ip
+	}
+	var idx int64
+	switch {
+	case len(path) > 0 && path[0].Kind == PathArrow:
+	case len(path) > 0 && path[0].Kind == PathIndex && path[0].IndexExpr == nil:
+		idx = path[0].Index
+	case len(path) == 0 && derefs > 0:
+	default:
+		return Location{}, t, path, derefs, ip
+	}
+	if err := pe.complete(t.Elem); err != nil {
+		return Location{}, t, path, derefs, err
+	}
+	ft, err := b.funcAt(s.Addr)
+	if err != nil {
+		return Location{}, t, path, derefs, err
+	}
+	target, err := b.entryAt(ip.Target)
+	if err != nil {
+		return Location{}, t, path, derefs, malformed("DW_OP_implicit_pointer's variable", err)
+	}
+	tt := b.typeOf(target)
+	tl, err := b.varLoc(s, ft, target, v.Name, tt)
+	if err != nil {
+		return Location{}, t, path, derefs, err
+	}
+	loc, err := pe.sub(tl, int(ip.Offset+idx*int64(t.Elem.Size)), t.Elem.Size)
+	if err != nil {
+		return Location{}, t, path, derefs, pe.where(err, t.Elem.Size)
+	}
+	pe.base = -1
+	switch {
+	case len(path) > 0 && path[0].Kind == PathArrow:
+		l, mt, err := pe.member(loc, t.Elem, path[0].Name)
+		return l, mt, path[1:], derefs, err
+	case len(path) > 0:
+		return loc, t.Elem, path[1:], derefs, nil
+	}
+	return loc, t.Elem, path, derefs - 1, nil
 }
 
 // lookupVar finds a visible variable (innermost first), then a global.

@@ -357,3 +357,53 @@ func TestEntryValueInXMM(t *testing.T) {
 		t.Logf("f at %s is not an XMM entry value with this gcc: %v", s, err)
 	}
 }
+
+// A pointer gcc -O2 removed (DW_OP_implicit_pointer: &p of a struct it
+// split into registers, passed to an inlined function) is read through,
+// as gdb reads its <synthetic pointer>: b->first, b[0].last and *b are
+// p's registers; b alone has no value (jq's block_append b).
+func TestBindImplicitPointer(t *testing.T) {
+	src := `struct pair { long first, last; };
+static inline long sum(struct pair *b, long k)
+{
+	long r = b->first * 3;
+	r += b->last ^ k;
+	return r;
+}
+__attribute__((noinline)) long f(long x, long y)
+{
+	struct pair p = { x + 1, y * 2 };
+	return sum(&p, x);
+}
+int main(int argc, char **argv) { (void)argv; return (int)f(argc + 10, argc + 20) & 0x7f; }
+`
+	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"ip.c": src}, "ip.c")
+	b := open(t, bin)
+	f := siteOf(t, b, "f")
+	var at *Site
+	for a := f.EntryAddr; a < f.EntryAddr+32 && at == nil; a++ {
+		s, err := b.SiteAt(a)
+		if err != nil {
+			continue
+		}
+		vs, _ := b.Vars(s)
+		for _, v := range vs {
+			var ip *ImplicitPointerError
+			if v.Name == "b" && errors.As(v.Err, &ip) {
+				at = &s
+			}
+		}
+	}
+	if at == nil {
+		t.Skip("skipped: gcc gave sum's b no DW_OP_implicit_pointer location here")
+	}
+	for expr, reg := range map[string]string{"b->first": "rdi", "b[0].last": "rsi", "*b": "rsi"} {
+		bd := bind(t, b, *at, expr)
+		if bd.ReadsMemory() || !strings.Contains(bd.Describe(), reg) {
+			t.Errorf("%s at %s = %s, want p's register %s", expr, at, bd.Describe(), reg)
+		}
+	}
+	if _, err := b.Bind(*at, mustExpr(t, "b")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("b at %s: %v, want an unsupported error", at, err)
+	}
+}

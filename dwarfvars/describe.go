@@ -22,7 +22,10 @@ func (v Var) Describe() string {
 func shortReason(err error) string {
 	var oo *OptimizedOutError
 	var un *UnsupportedError
+	var ip *ImplicitPointerError
 	switch {
+	case errors.As(err, &ip):
+		return "<synthetic pointer: read what it points to, " + ip.Var + "->m or *" + ip.Var + ">"
 	case errors.As(err, &oo):
 		if oo.Reason != "" {
 			return "<unavailable: " + oo.Reason + ">"

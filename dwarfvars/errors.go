@@ -1,6 +1,7 @@
 package dwarfvars
 
 import (
+	"debug/dwarf"
 	"errors"
 	"fmt"
 	"sort"
@@ -204,6 +205,24 @@ func (e *UnsupportedError) Error() string {
 
 // Is makes errors.Is(err, ErrUnsupported) work.
 func (e *UnsupportedError) Is(t error) bool { return t == ErrUnsupported }
+
+// ImplicitPointerError is a pointer variable with no value of its own
+// (DW_OP_implicit_pointer: the optimiser removed it): what it points to is
+// the variable at DIE Target, Offset bytes in, which a binding reads
+// through it (gdb's <synthetic pointer>).
+type ImplicitPointerError struct {
+	Site, Var string
+	Target    dwarf.Offset
+	Offset    int64
+}
+
+func (e *ImplicitPointerError) Error() string {
+	return fmt.Sprintf("%s: %s is a pointer the optimiser removed (DW_OP_implicit_pointer): it has no value, what it points to does (%s->m, %s[0], *%s)",
+		prefixSite(e.Site), e.Var, e.Var, e.Var, e.Var)
+}
+
+// Is makes errors.Is(err, ErrUnsupported) work.
+func (e *ImplicitPointerError) Is(t error) bool { return t == ErrUnsupported }
 
 // PathError says a binding path does not fit the variable's type.
 type PathError struct {

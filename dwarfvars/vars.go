@@ -2,6 +2,7 @@ package dwarfvars
 
 import (
 	"debug/dwarf"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -298,6 +299,9 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 		return Location{Size: t.Size}, &OptimizedOutError{Site: label, Var: name, Lines: lines, OtherLines: other, Line: s.Line,
 			Here: b.lineProbesWith(ft, raw, s)}
 	}
+	if target, off, ok := implicitPointer(expr, b.order); ok {
+		return Location{Size: t.Size}, &ImplicitPointerError{Site: label, Var: name, Target: target, Offset: off}
+	}
 	ctx := b.newEval(s, ft, label, name)
 	loc, err = ctx.eval(expr, t.Size)
 	if err != nil {
@@ -574,4 +578,23 @@ func (b *Binary) retval(s Site, ft *funcTree) (Var, error) {
 		v.Loc = Location{Size: v.Type.Size}
 	}
 	return v, nil
+}
+
+// implicitPointer parses a location that is one DW_OP_implicit_pointer
+// (or GNU's): a pointer optimised away whose pointee is the variable at
+// DIE target, off bytes in.
+//
+// (The reference is 4 bytes: 64-bit DWARF, with 8, is not produced for
+// user-space programs by gcc or clang.)
+func implicitPointer(expr []byte, order binary.ByteOrder) (target dwarf.Offset, off int64, ok bool) {
+	if len(expr) == 0 || expr[0] != 0xa0 && expr[0] != 0xf2 {
+		return 0, 0, false
+	}
+	r := &byteReader{data: expr[1:], order: order}
+	target = dwarf.Offset(r.fixed(4))
+	off = r.sleb()
+	if r.err != nil || !r.done() {
+		return 0, 0, false
+	}
+	return target, off, true
 }
