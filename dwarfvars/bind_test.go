@@ -407,3 +407,55 @@ int main(int argc, char **argv) { (void)argv; return (int)f(argc + 10, argc + 20
 		t.Errorf("b at %s: %v, want an unsupported error", at, err)
 	}
 }
+
+// A string constant (DW_AT_const_value of string form: gcc's
+// __PRETTY_FUNCTION__ of an assert it proved never fails) is listed as the
+// string and its elements bind as constants, as gdb prints them; it was
+// refused with "DW_AT_const_value of class ClassString".
+func TestBindStringConstant(t *testing.T) {
+	src := `#include <assert.h>
+#include <stdio.h>
+static unsigned char table[16];
+__attribute__((noinline)) int fill(int n)
+{
+	int sum = 0;
+	for (unsigned u = 0; u < 16 && u < (unsigned)n; u++) {
+		assert(u < 16);
+		table[u] = (unsigned char)u;
+		sum += table[u];
+	}
+	return sum;
+}
+int main(int argc, char **argv) { (void)argv; printf("%d\n", fill(argc + 3)); return 0; }
+`
+	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"pf.c": src}, "pf.c")
+	b := open(t, bin)
+	s := siteOf(t, b, "fill")
+	vs, err := b.Vars(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range vs {
+		if v.Name != "__PRETTY_FUNCTION__" {
+			continue
+		}
+		found = true
+		if errors.Is(v.Err, ErrOptimizedOut) {
+			t.Skipf("skipped: gcc gave __PRETTY_FUNCTION__ no constant here: %v", v.Err)
+		}
+		if v.Err != nil {
+			t.Fatalf("__PRETTY_FUNCTION__: %v", v.Err)
+		}
+		if got := v.Loc.Describe(v.Type); got != `const "fill"` || v.Type.Spelling != "const char [5]" {
+			t.Errorf("__PRETTY_FUNCTION__ = %s %s, want const char [5] = const \"fill\"", v.Type.Spelling, got)
+		}
+	}
+	if !found {
+		t.Skip("skipped: no __PRETTY_FUNCTION__ in fill's scope here")
+	}
+	c := bind(t, b, s, "__PRETTY_FUNCTION__[3]")
+	if v, ok := c.Loc.Fetch.IsConst(); !ok || v != 'l' {
+		t.Errorf("__PRETTY_FUNCTION__[3] = %s, want const 'l'", c.Describe())
+	}
+}

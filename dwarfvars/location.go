@@ -1,7 +1,9 @@
 package dwarfvars
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -205,6 +207,9 @@ func (l Location) Describe(t *Type) string {
 	case LocMemory:
 		return fmt.Sprintf("*(%s)(%s)", ptrSpelling(t), l.Fetch.String())
 	case LocPieces:
+		if str, ok := l.constString(t); ok {
+			return "const " + strconv.Quote(str)
+		}
 		var parts []string
 		for _, p := range l.Pieces {
 			name := fmt.Sprintf("[%d..%d]", p.Offset, p.Offset+p.Size)
@@ -225,4 +230,29 @@ func (l Location) Describe(t *Type) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return "?"
+}
+
+// constString reads a char array whose bytes are all constants (a string
+// DW_AT_const_value) up to its first NUL, as gdb prints it.
+func (l Location) constString(t *Type) (string, bool) {
+	if t == nil || t.Kind != KindArray || t.Elem == nil || t.Elem.Size != 1 {
+		return "", false
+	}
+	var b []byte
+	for _, p := range l.Pieces {
+		if p.Loc.Kind != LocValue || p.Offset != len(b) {
+			return "", false
+		}
+		c, ok := p.Loc.Fetch.IsConst()
+		if !ok {
+			return "", false
+		}
+		for i := 0; i < p.Size; i++ {
+			b = append(b, byte(uint64(c)>>(8*i)))
+		}
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b), true
 }

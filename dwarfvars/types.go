@@ -159,7 +159,11 @@ func (c *typeConv) conv(dt dwarf.Type) *Type {
 	case *dwarf.QualType:
 		in := c.conv(x.Type)
 		*t = *in
-		t.Spelling = x.Qual + " " + in.Spelling
+		// A qualifier on an array qualifies its elements (C11
+		// 6.7.3p9): `const char [5]` once, not `const const char [5]`.
+		if in.Kind != KindArray || !strings.HasPrefix(in.Spelling, x.Qual+" ") {
+			t.Spelling = x.Qual + " " + in.Spelling
+		}
 	case *dwarf.PtrType:
 		t.Kind, t.Size = KindPointer, 8
 		if x.ByteSize > 0 {

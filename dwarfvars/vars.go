@@ -467,15 +467,35 @@ func constLoc(cv *dwarf.Field, t *Type, label, name string) (Location, error) {
 		v = x
 	case []byte:
 		if len(x) > 8 {
-			return Location{Size: t.Size}, &UnsupportedError{Site: label, Var: name, Reason: "constant wider than 8 bytes"}
+			return constPieces(x, t), nil
 		}
 		for i := len(x) - 1; i >= 0; i-- {
 			v = v<<8 | uint64(x[i])
 		}
+	case string:
+		// A string constant (gcc's __PRETTY_FUNCTION__ of an assert it
+		// proved never fails, with no copy left in .rodata): its bytes
+		// and the terminating NUL, as gdb prints it.
+		return constPieces(append([]byte(x), 0), t), nil
 	default:
 		return Location{Size: t.Size}, &UnsupportedError{Site: label, Var: name, Reason: fmt.Sprintf("DW_AT_const_value of class %v", cv.Class)}
 	}
 	return Location{Kind: LocValue, Fetch: constFetch(v), Size: t.Size}, nil
+}
+
+// constPieces is a constant wider than a register, as 8-byte constant
+// pieces: its elements and members bind as constants, as narrower ones do.
+func constPieces(b []byte, t *Type) Location {
+	var ps []Piece
+	for off := 0; off < len(b); off += 8 {
+		n := min(8, len(b)-off)
+		var v uint64
+		for i := off + n - 1; i >= off; i-- {
+			v = v<<8 | uint64(b[i])
+		}
+		ps = append(ps, Piece{Offset: off, Size: n, Loc: Location{Kind: LocValue, Fetch: constFetch(v), Size: n}})
+	}
+	return Location{Kind: LocPieces, Pieces: ps, Size: max(t.Size, len(b))}
 }
 
 // availableLines lists the lines of the function where a location list has
