@@ -75,6 +75,10 @@ type Options struct {
 	Defines []string
 	// Undefines are -U arguments.
 	Undefines []string
+	// NoBuiltin names the library functions a call of which is the file's
+	// own definition, not clang's builtin (-fno-builtin-NAME); "*" names
+	// them all (-fno-builtin, -ffreestanding).
+	NoBuiltin []string
 	// OptLevel is O0, O1 or O2; the zero value is the default, O2.
 	OptLevel OptLevel
 	// NoDebug drops .BTF.ext line and func info (-g0).
@@ -168,7 +172,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	stage = "lowering"
-	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu, Handlers: handlers})
+	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu, Handlers: handlers, NoBuiltin: opts.NoBuiltin})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cilium/ebpf/btf"
@@ -32,6 +33,14 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 	if d != nil {
 		if hid, ok := fl.l.helpers[d]; ok {
 			return fl.helperCall(x, name, hid, elemType(d.Type()), args)
+		}
+		if libcBuiltins[name] && !fl.l.noBuiltin(name) {
+			// Clang's builtin even where the file defines the function
+			// (l3af's own memset, which reads the destination): -fbuiltin
+			// is the default; -fno-builtin and -ffreestanding call it.
+			if v, ok := fl.builtin(x, name, args); ok {
+				return v
+			}
 		}
 		if fi, ok := fl.l.funcs[d.Name()]; ok && d.Type().Kind() == cc.Function {
 			return fl.funcCall(x, fi, args)
@@ -86,8 +95,7 @@ func (fl *fnLowerer) call(x *cc.PostfixExpression, void bool) value {
 	return value{op: ir.Imm(0), t: t}
 }
 
-// libcBuiltins are the library functions clang lowers as its builtins
-// when the file does not define them.
+// libcBuiltins are the library functions clang lowers as its builtins.
 var libcBuiltins = map[string]bool{"memcpy": true, "memmove": true, "memset": true, "memcmp": true, "bcmp": true}
 
 func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, args []cc.ExpressionNode, what string) []ir.Operand {
@@ -475,4 +483,10 @@ func (l *lowerer) callableNames() []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// noBuiltin reports whether a call of the library function name is to be
+// a call (-fno-builtin-name, -fno-builtin, -ffreestanding).
+func (l *lowerer) noBuiltin(name string) bool {
+	return slices.Contains(l.opts.NoBuiltin, "*") || slices.Contains(l.opts.NoBuiltin, name)
 }

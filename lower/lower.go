@@ -27,6 +27,8 @@ type Options struct {
 	CPU      int
 	// Handlers binds probe handlers' extra parameters (bind.Bind's result).
 	Handlers []bind.Handler
+	// NoBuiltin is bpfcc.Options.NoBuiltin.
+	NoBuiltin []string
 }
 
 // Lower builds the IR module of u. Warnings are returned beside the module.

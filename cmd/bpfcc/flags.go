@@ -111,6 +111,9 @@ type config struct {
 	afterDirs  []string // -idirafter
 	noStdInc   bool
 	std        string
+	// noBuiltin are -fno-builtin-NAME's names, "*" for -fno-builtin and
+	// -ffreestanding.
+	noBuiltin  []string
 	includes   []string // -include
 	defines    []string
 	undefs     []string
@@ -166,7 +169,7 @@ func (c *config) outPath() string {
 func (c *config) compileOptions() bpfcc.Options {
 	o := bpfcc.Options{
 		IncludeDirs: append(slices.Clip(c.incDirs), c.sysDirs...), AfterIncludeDirs: c.afterDirs, NoStdInc: c.noStdInc, Std: c.std, Includes: c.includes,
-		Defines: c.defines, Undefines: c.undefs,
+		Defines: c.defines, Undefines: c.undefs, NoBuiltin: c.noBuiltin,
 		OptLevel: bpfcc.Opt(c.opt), NoDebug: c.noDebug, CPU: c.cpu,
 		Binary: c.binary, Probes: c.probes, Binds: c.binds,
 		NoListing: !c.listing, NoSpec: !c.load,
@@ -325,12 +328,16 @@ func parseArgs(args []string) (*config, error) {
 			if a == "-x" {
 				i++
 			}
+		case a == "-fno-builtin" || a == "-ffreestanding":
+			c.noBuiltin = append(c.noBuiltin, "*")
+		case strings.HasPrefix(a, "-fno-builtin-"):
+			c.noBuiltin = append(c.noBuiltin, strings.TrimPrefix(a, "-fno-builtin-"))
 		case noEffect[a] || strings.HasPrefix(a, "-fdiagnostics-") || strings.HasPrefix(a, "-fmessage-length=") ||
 			strings.HasPrefix(a, "-ferror-limit=") || strings.HasPrefix(a, "-fmacro-prefix-map=") ||
 			strings.HasPrefix(a, "-fdebug-prefix-map=") || strings.HasPrefix(a, "-ffile-prefix-map=") ||
 			strings.HasPrefix(a, "-fdebug-default-version=") || strings.HasPrefix(a, "-fvisibility=") ||
 			strings.HasPrefix(a, "-fdebug-compilation-dir=") || strings.HasPrefix(a, "-ffile-compilation-dir=") ||
-			strings.HasPrefix(a, "-fno-builtin-") || strings.HasPrefix(a, "-mattr="):
+			strings.HasPrefix(a, "-mattr="):
 			// clang options that change nothing in a BPF object
 			// (-mattr=alu32 and dwarfris: bpfcc's v3 default has ALU32).
 		case a == "-fdebug-compilation-dir" || a == "-fcoverage-compilation-dir" || a == "-ffile-compilation-dir":
@@ -446,7 +453,7 @@ func parseArgs(args []string) (*config, error) {
 var noEffect = map[string]bool{
 	"-fpie": true, "-fPIE": true, "-fpic": true, "-fPIC": true,
 	"-fno-stack-protector": true, "-fno-asynchronous-unwind-tables": true, "-fno-unwind-tables": true,
-	"-fno-jump-tables": true, "-ffreestanding": true, "-fno-builtin": true, "-fno-common": true,
+	"-fno-jump-tables": true, "-fno-common": true,
 	"-fno-strict-aliasing": true, "-fno-PIE": true, "-fno-pie": true, "-fno-PIC": true, "-fno-pic": true,
 	"-mlittle-endian": true, "-nostdlib": true, "-march=bpf": true, "-march=bpfel": true, "-m64": true, "-pipe": true,
 	"-fcolor-diagnostics": true, "-fno-color-diagnostics": true, "-Qunused-arguments": true,

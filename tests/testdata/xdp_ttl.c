@@ -54,11 +54,9 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: if w[[C]] < 65535 goto {{[+][0-9]+}} <[[NOCARRY:[0-9]+]]>
 // CHECK-NEXT: r[[K:[0-9]]] = 1
 // CHECK-NEXT: [[ADD:[0-9]+]]: w[[C]] += w[[K]]
-// CHECK-NEXT: r[[C]] &= 65535
 // CHECK-NEXT: *(u16 *)(r[[D]] + 24) = r[[C]]
 // CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 22)
 // CHECK-NEXT: w[[T]] -= 1
-// CHECK-NEXT: r[[T]] &= 255
 // CHECK-NEXT: *(u8 *)(r[[D]] + 22) = r[[T]]
 // CHECK-NEXT: r0 = 2
 // CHECK-NEXT: exit

@@ -198,6 +198,9 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 		if decideConstBranches(f) {
 			changed = true
 		}
+		if foldComparedArms(f) {
+			changed = true
+		}
 		for _, b := range f.Blocks {
 			t := b.Term()
 			if t != nil && t.Op == ir.OpBranch && t.Then == t.Else {

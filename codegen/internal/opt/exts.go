@@ -23,6 +23,7 @@ func dropExtensions(f *ir.Func, _ *passCtx) {
 	w := valueWidths(f)
 	consts := constDefs(f)
 	defs := defsOf(f)
+	stored := newStoreUses(f, defs)
 	for _, b := range f.Blocks {
 		for i, in := range b.Instrs {
 			if in.Op != ir.OpExt || in.A.IsImm {
@@ -43,11 +44,63 @@ func dropExtensions(f *ir.Func, _ *passCtx) {
 					}
 				}
 			}
+			if keep && len(defs[in.Dst]) == 1 {
+				// Only stored, in no more bytes than the extension
+				// keeps: the stores drop the bits it sets (falco's
+				// (char)family stored as a u8 was shifted up and back).
+				if n := stored.bytes(in.Dst); n > 0 && 8*n <= in.Bits {
+					keep = false
+				}
+			}
 			if !keep {
 				*in = ir.Instr{Op: ir.OpMov, Dst: in.Dst, A: in.A, Pos: in.Pos, Note: in.Note}
 			}
 		}
 	}
+}
+
+// storeUses tells, for a register, the widest store its value reaches
+// when stores (through single-definition copies) are all it reaches.
+type storeUses struct {
+	uses map[ir.Reg][]*ir.Instr
+	defs map[ir.Reg][]*ir.Instr
+	memo map[ir.Reg]int
+}
+
+func newStoreUses(f *ir.Func, defs map[ir.Reg][]*ir.Instr) *storeUses {
+	s := &storeUses{uses: map[ir.Reg][]*ir.Instr{}, defs: defs, memo: map[ir.Reg]int{}}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			forEachUse(in, func(o *ir.Operand) { s.uses[o.Reg] = append(s.uses[o.Reg], in) })
+		}
+	}
+	return s
+}
+
+// bytes is the widest store of r's value: 0 when nothing reads it, -1
+// when something other than a store or a copy does.
+func (s *storeUses) bytes(r ir.Reg) int {
+	if n, ok := s.memo[r]; ok {
+		return n
+	}
+	s.memo[r] = -1 // a cycle of copies is no store
+	n := 0
+	for _, u := range s.uses[r] {
+		switch {
+		case u.Op == ir.OpStore && !u.B.IsImm && u.B.Reg == r && (u.A.IsImm || u.A.Reg != r) && !u.Volatile:
+			n = max(n, u.Size)
+		case u.Op == ir.OpMov && len(s.defs[u.Dst]) == 1:
+			m := s.bytes(u.Dst)
+			if m < 0 {
+				return -1
+			}
+			n = max(n, m)
+		default:
+			return -1
+		}
+	}
+	s.memo[r] = n
+	return n
 }
 
 // unwrapNarrowSub returns, for a sign extension of a 32-bit x - C whose x
