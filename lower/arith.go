@@ -442,6 +442,7 @@ func (fl *fnLowerer) assign(x *cc.AssignmentExpression) value {
 			fl.store(lv, v)
 			return v
 		}
+		fl.checkIntToPointer(x.AssignmentExpression, t, assigning)
 		v = fl.convert(v, t)
 		if lv.reg == nil && !v.op.IsImm {
 			// Keep the value in a register that the store does not alias.

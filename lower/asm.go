@@ -34,6 +34,9 @@ type asmOperand struct {
 	spillOf int
 	// spilled marks an output that leaves through such a slot.
 	spilled bool
+	// memOut marks an "=m" or "+m" output: a memory operand the code
+	// may write.
+	memOut bool
 	expr    cc.ExpressionNode
 	node    cc.Node
 }
@@ -232,7 +235,21 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 			continue
 		}
 		if op.mem {
-			in.Args = append(in.Args, ir.R(fl.addr(fl.lvalueOf(op.expr))))
+			lv := fl.lvalueOf(op.expr)
+			if lv.reg != nil {
+				// A register variable goes to a stack slot for the code
+				// and, an output, comes back from it after.
+				slot := fl.newSlot("asm.mem", 8, 8)
+				sl := lvalue{slot: slot, t: lv.t}
+				if !op.memOut || op.inout {
+					fl.store(sl, fl.load(lv))
+				}
+				if op.memOut {
+					spills = append(spills, spill{lv, slot})
+				}
+				lv = sl
+			}
+			in.Args = append(in.Args, ir.R(fl.addr(lv)))
 			code.In = append(code.In, regs[i])
 			continue
 		}
@@ -369,9 +386,12 @@ func (fl *fnLowerer) asmOperand(el *cc.AsmExpressionList, output bool) (asmOpera
 		// them in registers (bpf_misc.h's __sink(x) is asm("" : "+g"(x))).
 		op.constraint = "r"
 	}
-	if op.constraint == "m" && !output {
-		// Memory: the text reads it at an address in a register.
+	if op.constraint == "m" {
+		// Memory: the text reads it (and, an output, writes it) at an
+		// address in a register, as clang's (r10 - 8) of a spilled
+		// variable (tetragon's return_stack_error: "+m"(args)).
 		op.constraint, op.mem = "r", true
+		op.memOut, op.output = output, false
 	}
 	if n, err := strconv.Atoi(op.constraint); err == nil && !output {
 		// A matching constraint: the input goes in output n's register

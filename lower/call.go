@@ -141,6 +141,7 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 			}
 		}
 		if i < len(params) && isScalar(params[i].Type()) {
+			fl.checkIntToPointer(a, params[i].Type(), passing)
 			v = fl.convert(v, params[i].Type())
 			if cc.IsIntegerType(v.t) && scalarSize(v.t) == 4 && (strings.HasPrefix(what, "helper ") || strings.HasPrefix(what, "kernel ")) {
 				// A 4-byte value is exact only in its low half (see

@@ -34,8 +34,24 @@ func (fl *fnLowerer) checkIntPointer(e cc.ExpressionNode, to cc.Type, how conver
 		where = "initializing " + t + " with an expression of type " + f
 	case returning:
 		where = "returning " + f + " from a function with result type " + t
+	case passing:
+		where = "passing " + f + " to a parameter of type " + t
+	case assigning:
+		where = "assigning to " + t + " from " + f
 	}
 	fl.l.errorf(e, "incompatible %s conversion %s (clang refuses it too; cast if meant)", what, where)
+}
+
+// checkIntToPointer reports an integer converted to a pointer without a
+// cast where a value is passed or assigned, as clang 16 and later refuse it
+// (inspektor-gadget passed a char as memcpy's source: the program read
+// through the char's value). The other direction is left alone there:
+// libbpf's BPF_KPROBE and BPF_PROG pass (void *) register values to
+// handler parameters of integer type under a pragma that silences clang.
+func (fl *fnLowerer) checkIntToPointer(e cc.ExpressionNode, to cc.Type, how conversionSite) {
+	if from := e.Type(); from != nil && to != nil && to.Kind() == cc.Ptr && cc.IsIntegerType(from) {
+		fl.checkIntPointer(e, to, how)
+	}
 }
 
 // conversionSite is where checkIntPointer's value goes.
@@ -44,6 +60,8 @@ type conversionSite int
 const (
 	initializing conversionSite = iota
 	returning
+	passing
+	assigning
 )
 
 // pointerLike reports a type whose values convert as pointers: pointers,

@@ -133,7 +133,7 @@ long f(void) { void *p = &bpf_map_lookup_elem; return (long)p; }`, "address of B
 		{`int v __attribute__((section(".BTF.ext"))) = 1;`, "reserved"},
 		{`int g(void); int v = g();`, "initializer of a global must be a constant or the address"},
 		{`static int g(int); int f(int x) { return g(x); }`, "neither a BPF helper nor defined"},
-		{`int f(int x) { asm volatile("%0 = 1" : "=m"(x)); return x; }`, "asm output constraint \"=m\" is not supported"},
+		{`int f(int x) { asm volatile("%0 = 1" : "=x"(x)); return x; }`, "asm output constraint \"=x\" is not supported"},
 		{`int f(int x) { asm volatile("r0 = %[k]" :: [k]"x"(x)); return x; }`, "constraint \"x\" is not supported"},
 	}
 	for _, c := range cases {
