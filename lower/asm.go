@@ -37,8 +37,8 @@ type asmOperand struct {
 	// memOut marks an "=m" or "+m" output: a memory operand the code
 	// may write.
 	memOut bool
-	expr    cc.ExpressionNode
-	node    cc.Node
+	expr   cc.ExpressionNode
+	node   cc.Node
 }
 
 // asmStmt lowers an asm statement: its text is assembled by bpfasm with
