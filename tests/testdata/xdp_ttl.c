@@ -55,7 +55,6 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r[[K:[0-9]]] = 1
 // CHECK-NEXT: [[ADD:[0-9]+]]: w[[C]] += w[[K]]
 // CHECK-NEXT: *(u16 *)(r[[D]] + 24) = r[[C]]
-// CHECK-NEXT: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 22)
 // CHECK-NEXT: w[[T]] -= 1
 // CHECK-NEXT: *(u8 *)(r[[D]] + 22) = r[[T]]
 // CHECK-NEXT: r0 = 2

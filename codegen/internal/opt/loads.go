@@ -108,8 +108,8 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 			}
 		}
 	}
-	copyOf := map[ir.Reg]ir.Reg{}
 	loaded := map[ir.Reg]bool{} // registers a load defines
+	tested := map[ir.Reg]bool{} // registers a branch compares
 	constants := constDefs(f)
 	zext := zeroExtended(f)
 	for _, b := range f.Blocks {
@@ -117,20 +117,47 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 			if in.Op == ir.OpLoad {
 				loaded[in.Dst] = true
 			}
-			if in.Op == ir.OpMov && in.Dst != 0 && !in.A.IsImm && in.A.Reg != in.Dst && defs[in.Dst] == 1 && defs[in.A.Reg] == 1 {
-				copyOf[in.Dst] = in.A.Reg
+			if in.Op == ir.OpBranch {
+				for _, o := range []ir.Operand{in.A, in.B} {
+					if !o.IsImm {
+						tested[o.Reg] = true
+					}
+				}
 			}
 		}
 	}
-	canon := func(r ir.Reg) ir.Reg {
-		for i := 0; i < 16; i++ {
-			c, ok := copyOf[r]
-			if !ok {
-				break
+	// root is the register an address is a constant offset from, through
+	// copies and additions of constants every register of which is
+	// defined once: accesses through v = m + 128 and through m are then
+	// keyed alike, and a store is seen not to overlap a load at another
+	// offset from the same root (tetragon's filter->type, read again
+	// after stores to the same map value at other offsets, lost the
+	// branch that tested it: "invalid mem access 'scalar'").
+	single := map[ir.Reg]*ir.Instr{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Dst != 0 && defs[in.Dst] == 1 {
+				single[in.Dst] = in
 			}
-			r = c
 		}
-		return r
+	}
+	root := func(r ir.Reg) (ir.Reg, int64) {
+		var off int64
+		for i := 0; i < 16; i++ {
+			d := single[r]
+			switch {
+			case d == nil || d.A.IsImm || defs[d.A.Reg] != 1:
+				return r, off
+			case d.Op == ir.OpMov:
+				r = d.A.Reg
+			case d.Op == ir.OpALU && d.ALU == ir.Add && !d.W32 && d.B.IsImm:
+				off += d.B.Imm
+				r = d.A.Reg
+			default:
+				return r, off
+			}
+		}
+		return r, off
 	}
 	out := map[*ir.Block]*state{}
 	for i := len(order) - 1; i >= 0; i-- {
@@ -206,7 +233,8 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					// knows nothing of its bytes.
 					k = key{slot: in.Slot, off: in.Off, size: in.Size, signed: in.Signed, space: in.Space}
 				} else {
-					k = key{a: canon(in.A.Reg), off: in.Off, size: in.Size, signed: in.Signed, space: in.Space}
+					a, off := root(in.A.Reg)
+					k = key{a: a, off: off + in.Off, size: in.Size, signed: in.Signed, space: in.Space}
 				}
 				if so, ok := syms[in.A.Reg]; ok && in.Slot == nil {
 					k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
@@ -272,7 +300,31 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					if !in.A.IsImm {
 						may = taint[in.A.Reg]
 					}
-					keepIndexed(st, imms, func(s *ir.Slot) bool { return !may[s] })
+					// What a load through the same root read at other
+					// bytes holds still; kept when a branch tests it
+					// (what the verifier learned is then kept too), not
+					// every value: a memmove's loaded chunks, read back by
+					// a checksum, would all stay live and spill.
+					var base ir.Reg
+					var boff int64
+					if !in.A.IsImm {
+						base, boff = root(in.A.Reg)
+						boff += in.Off
+					}
+					apart := func(k key) bool {
+						return base != 0 && k.idx == "" && k.slot == nil && k.sym == "" && k.a == base &&
+							(k.off+int64(k.size) <= boff || boff+int64(in.Size) <= k.off)
+					}
+					for k, r := range st {
+						if k.idx != "" && may[k.slot] || k.idx == "" && !(apart(k) && tested[r]) {
+							delete(st, k)
+						}
+					}
+					for k := range imms {
+						if k.idx != "" && may[k.slot] || k.idx == "" && !apart(k) {
+							delete(imms, k)
+						}
+					}
 					// A load of what was just stored is the value stored,
 					// as clang forwards it (HID's `ctx->retval = ...; if
 					// (ctx->retval)`: a reload tests again what is known).
@@ -285,7 +337,7 @@ func forwardLoads(f *ir.Func, _ *passCtx) {
 					if in.A.IsImm || in.Volatile || in.Core != nil || !in.B.IsImm && loaded[in.B.Reg] {
 						break
 					}
-					k := key{a: canon(in.A.Reg), off: in.Off, size: in.Size, space: in.Space}
+					k := key{a: base, off: boff, size: in.Size, space: in.Space}
 					if so, ok := syms[in.A.Reg]; ok {
 						k.a, k.sym, k.off = 0, so.sym, so.off+in.Off
 					}
