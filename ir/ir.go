@@ -234,6 +234,10 @@ type Instr struct {
 	Atomic Atomic
 	W32    bool
 	Fetch  bool
+	// NSW marks an OpALU add, sub or mul of C signed integers, whose
+	// overflow is undefined: the result is the exact one (the
+	// optimiser may assume `n + 1` of a non-negative int is positive).
+	NSW bool
 
 	Bits   int  // OpExt, OpBswap
 	Signed bool // OpExt, OpLoad

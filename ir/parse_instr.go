@@ -103,6 +103,7 @@ func (p *parser) instr(line string) (*Instr, error) {
 }
 
 func (p *parser) alu(in *Instr, op, rest string) error {
+	op, in.NSW = strings.CutSuffix(op, ".nsw")
 	name := strings.TrimSuffix(op, "32")
 	in.Op, in.W32 = OpALU, name != op
 	for a := Add; a <= Arsh; a++ {

@@ -283,7 +283,11 @@ func (in *Instr) String() string {
 	case OpMov:
 		return fmt.Sprintf("%smov %s", dst, in.A)
 	case OpALU:
-		return fmt.Sprintf("%s%s%s %s, %s", dst, in.ALU, w32Suffix(in.W32), in.A, in.B)
+		nsw := ""
+		if in.NSW {
+			nsw = ".nsw"
+		}
+		return fmt.Sprintf("%s%s%s%s %s, %s", dst, in.ALU, w32Suffix(in.W32), nsw, in.A, in.B)
 	case OpNeg:
 		return fmt.Sprintf("%sneg%s %s", dst, w32Suffix(in.W32), in.A)
 	case OpExt:

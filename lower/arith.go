@@ -51,7 +51,9 @@ func (fl *fnLowerer) binop(op ir.ALU, a, b value, t cc.Type) value {
 		}
 	}
 	r := fl.tmp()
-	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: op, Dst: r, A: ir.R(fl.toReg(a)), B: b.op, W32: w32})
+	// Signed arithmetic does not overflow in C (it is undefined).
+	nsw := (op == ir.Add || op == ir.Sub || op == ir.Mul) && cc.IsSignedInteger(t)
+	fl.emit(&ir.Instr{Op: ir.OpALU, ALU: op, Dst: r, A: ir.R(fl.toReg(a)), B: b.op, W32: w32, NSW: nsw})
 	if w32 {
 		fl.setFact(r, fact{zext: 32})
 	}

@@ -141,7 +141,12 @@ func (fl *fnLowerer) argValues(x *cc.PostfixExpression, ft *cc.FunctionType, arg
 			}
 		}
 		if i < len(params) && isScalar(params[i].Type()) {
-			fl.checkIntToPointer(a, params[i].Type(), passing)
+			if a.Position() != x.PostfixExpression.Position() {
+				// An argument one macro expansion made with the call
+				// is left alone: libbpf's BPF_PROG passes ctx[i] to
+				// pointer parameters under a pragma silencing clang.
+				fl.checkIntToPointer(a, params[i].Type(), passing)
+			}
 			v = fl.convert(v, params[i].Type())
 			if cc.IsIntegerType(v.t) && scalarSize(v.t) == 4 && (strings.HasPrefix(what, "helper ") || strings.HasPrefix(what, "kernel ")) {
 				// A 4-byte value is exact only in its low half (see

@@ -54,7 +54,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: exit
 // CHECK: goto_label: (section socket,
 // CHECK: [[L:[0-9]+]]: w[[N:[0-9]]] += 1
-// CHECK-NEXT: if w[[N]] s< 5 goto -{{[0-9]+}} <[[L]]>
+// CHECK-NEXT: if w[[N]] < 5 goto -{{[0-9]+}} <[[L]]>
 // CHECK-NEXT: if w[[N]] != 5 goto
 // CHECK-NEXT: r1 = 19
 // CHECK-NEXT: call find

@@ -56,8 +56,8 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: classify: (section .text,
 // CHECK-NEXT: if w1 s< 0 goto
 // CHECK-NEXT: if w1 == 0 goto
-// CHECK-NEXT: if w1 s< 10 goto
-// CHECK-NEXT: if w1 s>= 100 goto
+// CHECK-NEXT: if w1 < 10 goto
+// CHECK-NEXT: if w1 >= 100 goto
 // CHECK-NEXT: if w1 & 1 goto
 // CHECK: if_else: (section socket,
 // CHECK: r[[L:[0-9]]] = *(u32 *)(r1 + 0)
@@ -69,7 +69,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: call classify
 // CHECK-NEXT: if w0 != 3 goto
 // CHECK: if w[[L]] s<= 40 goto {{[+][0-9]+}} <[[F3:[0-9]+]]>
-// CHECK-NEXT: if w[[L]] s> 100 goto {{[+][0-9]+}} <[[F3]]>
+// CHECK-NEXT: if w[[L]] > 100 goto {{[+][0-9]+}} <[[F3]]>
 // CHECK-NEXT: if w[[L]] != 46 goto
 // CHECK-NEXT: r0 = 0
 // CHECK: [[F3]]: r0 = 3

@@ -45,7 +45,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: w[[E:[0-9]]] += 1
 // CHECK-NEXT: w[[S:[0-9]]] += w[[I]]
 // CHECK-NEXT: [[INC]]: w[[I]] += 1
-// CHECK-NEXT: if w[[I]] s< 64 goto -{{[0-9]+}} <[[HEAD]]>
+// CHECK-NEXT: if w[[I]] < 64 goto -{{[0-9]+}} <[[HEAD]]>
 // CHECK-NEXT: [[OUT]]: if w[[I]] != 40 goto
 // CHECK-NEXT: if w[[E]] != 20 goto
 // CHECK-NEXT: if w[[S]] == 380 goto

@@ -51,7 +51,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: w[[T]] += w[[X]]
 // CHECK-NEXT: w0 ^= w[[T]]
 // CHECK-NEXT: w[[I]] += 1
-// CHECK-NEXT: if w[[I]] s< 3 goto -5 <[[L]]>
+// CHECK-NEXT: if w[[I]] < 3 goto -5 <[[L]]>
 // CHECK-NOT: goto
 // The unrolled copies of the third loop compute x + 1 once.
 // CHECK-NEXT: w[[X]] += 1

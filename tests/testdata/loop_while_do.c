@@ -55,7 +55,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: [[O]]: if w[[B]] != 13 goto
 // CHECK-NEXT: r[[I:[0-9]]] = 0
 // CHECK-NEXT: [[L:[0-9]+]]: w[[I]] += 1
-// CHECK-NEXT: if w[[I]] s< 5 goto -{{[0-9]+}} <[[L]]>
+// CHECK-NEXT: if w[[I]] < 5 goto -{{[0-9]+}} <[[L]]>
 // CHECK-NEXT: if w[[I]] != 9 goto -{{[0-9]+}} <[[L]]>
 // CHECK-NEXT: r[[I:[0-9]]] = 100
 // CHECK-NEXT: [[D:[0-9]+]]: r{{[0-9]}} = r[[I]]

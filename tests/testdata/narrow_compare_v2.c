@@ -43,4 +43,4 @@ char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: narrow_compare_v2: (section socket,
 // CHECK: r[[O:[0-9]]] = *(u16 *)(r{{[0-9]}} + 4000)
-// CHECK-NEXT: if r[[O]] s> 3999 goto
+// CHECK-NEXT: if r[[O]] > 3999 goto

@@ -42,7 +42,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r[[D:[0-9]]] = 2
 // CHECK-NEXT: [[H:[0-9]+]]: r[[Q:[0-9]]] = r[[D]]
 // CHECK-NEXT: w[[Q]] *= w[[D]]
-// CHECK-NEXT: if w[[Q]] s> 5 goto {{[+][0-9]+}} <[[E:[0-9]+]]>
+// CHECK-NEXT: if w[[Q]] > 5 goto {{[+][0-9]+}} <[[E:[0-9]+]]>
 // CHECK: r[[R:[0-9]]] = 5
 // CHECK-NEXT: w[[R]] %= w{{[0-9]}}
 // The while loop's blocks stay together: the increment follows the
@@ -51,7 +51,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: if w[[R]] == 0 goto {{[+][0-9]+}} <[[BRK:[0-9]+]]>
 // CHECK-NEXT: w[[D]] += 1
 // CHECK-NEXT: goto -{{[0-9]+}} <[[H]]>
-// CHECK-NEXT: [[BRK]]: if w[[Q]] s<= 5 goto
+// CHECK-NEXT: [[BRK]]: if w[[Q]] <= 5 goto
 // CHECK: r[[R:[0-9]]] = 29
 // CHECK-NEXT: w[[R]] %= w{{[0-9]}}
 // CHECK: if w{{[0-9]}} != 10 goto

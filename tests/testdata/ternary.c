@@ -46,8 +46,8 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: [[J2:[0-9]+]]: if w[[R]] != -5 goto
 // CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 8)
 // CHECK-NEXT: if w[[V]] s< 0 goto
-// CHECK-NEXT: if w[[V]] s> 3 goto
-// CHECK: if w{{[0-9]}} s<= 3 goto
+// CHECK-NEXT: if w[[V]] > 3 goto
+// CHECK: if w{{[0-9]}} <= 3 goto
 // CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 4)
 // CHECK-NEXT: if w[[V]] == 0 goto
 // CHECK-NEXT: r[[V:[0-9]]] = *(u32 *)(r10 - 8)

@@ -31,4 +31,4 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NOT: match + 8 ll
 // CHECK: [[P:r[0-9]]] = match ll
 // CHECK: r{{[0-9]}} = *(u32 *)([[P]] + 0)
-// CHECK: if w{{[0-9]}} s< 32 goto -
+// CHECK: if w{{[0-9]}} < 32 goto -

@@ -48,7 +48,7 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r[[E:[0-9]]] = *(u32 *)(r1 + 4)
 // CHECK: if r{{[0-9]}} > r[[E]] goto
 // CHECK: r[[T:[0-9]]] = *(u8 *)(r[[D]] + 22)
-// CHECK-NEXT: if w[[T]] s<= 1 goto {{[+][0-9]+}} <[[DROP:[0-9]+]]>
+// CHECK-NEXT: if w[[T]] <= 1 goto {{[+][0-9]+}} <[[DROP:[0-9]+]]>
 // CHECK-NEXT: r[[C:[0-9]]] = *(u16 *)(r[[D]] + 24)
 // CHECK-NEXT: w[[C]] += 1
 // CHECK-NEXT: if w[[C]] < 65535 goto {{[+][0-9]+}} <[[NOCARRY:[0-9]+]]>

@@ -13,7 +13,8 @@ import "github.com/bpfcc/bpfcc/ir"
 // a copy of a qualifying register of the same width, and every use is an
 // eq/ne branch against a qualifying register of that width or a constant
 // that is the sign extension of an N-bit value (rewritten as its zero
-// extension), a zero extension from width N (`(unsigned char)c`), a store
+// extension), a zero extension from width N (`(unsigned char)c`), a sign
+// extension from at most width N, a store
 // of at most N bytes, or a copy into a qualifying register. Registers are dropped
 // until what remains qualifies (a greatest fixpoint).
 func unsignLoads(f *ir.Func, _ *passCtx) {
@@ -77,6 +78,12 @@ func unsignLoads(f *ir.Func, _ *passCtx) {
 					continue
 				}
 				if zextOfWidth(in, ok, width) {
+					continue
+				}
+				if in.Op == ir.OpExt && in.Signed && !in.A.IsImm && ok(in.A.Reg) && in.Bits <= width[in.A.Reg]*8 {
+					// A sign extension reads only the low bytes: its
+					// result is the same from either load (a byte
+					// stored and forwarded to its signed reload).
 					continue
 				}
 				if in.Op == ir.OpStore && !in.B.IsImm && ok(in.B.Reg) && in.Size <= width[in.B.Reg] {

@@ -98,6 +98,7 @@ var passes = []pass{
 	{name: "loads2", fn: forwardLoads},
 	{name: "unsign", fn: unsignLoads},
 	{name: "exts", fn: dropExtensions},
+	{name: "signcmp", fn: unsignCompares},
 	{name: "bittest", fn: testBits},
 	{name: "selectbits", fn: selectBits},
 	{name: "symaddrs", fn: reuseSymAddrs},
