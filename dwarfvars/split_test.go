@@ -34,21 +34,8 @@ __attribute__((noinline)) long work(int n, const int *arr, int scale)
 int main(int argc, char **argv) { int a[5] = {1, 2, 3, 4, argc}; printf("%ld\n", work(5, a, argc + 1)); return 0; }
 `
 	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"cold.c": src}, "cold.c")
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms, _ := f.Symbols()
-	f.Close()
-	var hot, cold uint64
-	for _, s := range syms {
-		switch s.Name {
-		case "work":
-			hot = s.Value
-		case "work.cold":
-			cold = s.Value
-		}
-	}
+	syms := elfSymbols(t, bin)
+	hot, cold := syms["work"].Value, syms["work.cold"].Value
 	if cold == 0 {
 		t.Skip("skipped: gcc did not split work into work.cold here")
 	}
@@ -93,23 +80,9 @@ __attribute__((noinline)) long collect(struct blk expr)
 int main(int argc, char **argv) { (void)argv; cell[1] = 5; cell[2] = argc; return (int)collect(gen(2)) - 9; }
 `
 	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"cold.c": src}, "cold.c")
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms, _ := f.Symbols()
-	f.Close()
-	var hot elf.Symbol
-	cold := false
-	for _, s := range syms {
-		switch s.Name {
-		case "collect":
-			hot = s
-		case "collect.cold":
-			cold = true
-		}
-	}
-	if !cold {
+	syms := elfSymbols(t, bin)
+	hot := syms["collect"]
+	if _, cold := syms["collect.cold"]; !cold {
 		t.Skip("skipped: gcc did not split collect into collect.cold here")
 	}
 	b := open(t, bin)
@@ -186,18 +159,7 @@ int (*volatile fb)(B *) = free_b;
 int main(void) { fa(malloc(sizeof(A))); return fb(malloc(sizeof(B))); }
 `
 	bin := buildFiles(t, "gcc", []string{"-g", "-O2"}, map[string]string{"icf.c": src}, "icf.c")
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms, _ := f.Symbols()
-	f.Close()
-	var sym elf.Symbol
-	for _, s := range syms {
-		if s.Name == "free_b" {
-			sym = s
-		}
-	}
+	sym := elfSymbols(t, bin)["free_b"]
 	b := open(t, bin)
 	if _, err := b.funcAt(sym.Value); sym.Value == 0 || err == nil {
 		t.Skip("skipped: gcc did not fold free_b into free_a here")
@@ -218,4 +180,20 @@ int main(void) { fa(malloc(sizeof(A))); return fb(malloc(sizeof(B))); }
 			t.Errorf("%s: variables %v, %v; want none", spec, vs, err)
 		}
 	}
+}
+
+// elfSymbols returns bin's symbols by name.
+func elfSymbols(t *testing.T, bin string) map[string]elf.Symbol {
+	t.Helper()
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, _ := f.Symbols()
+	m := map[string]elf.Symbol{}
+	for _, s := range syms {
+		m[s.Name] = s
+	}
+	return m
 }
