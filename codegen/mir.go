@@ -52,6 +52,9 @@ type minst struct {
 	w32       bool      // kBranch
 	pos       ir.Pos
 	note      string
+	// spill marks the register allocator's spill code (a spilled
+	// register's store and fill), which dropRefills may thin out.
+	spill bool
 }
 
 type mblock struct {
