@@ -21,6 +21,49 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 	if len(f.Blocks) == 0 {
 		return
 	}
+	// Only the registers a signed 32-bit compare reads, and those their
+	// values are computed from, are followed: a compact index keeps the
+	// sets small bitsets (a 20,000-line function has few compares and
+	// tens of thousands of registers).
+	idx := map[ir.Reg]int{}
+	var regs []ir.Reg
+	want := func(r ir.Reg) {
+		if _, ok := idx[r]; !ok {
+			idx[r] = len(regs)
+			regs = append(regs, r)
+		}
+	}
+	defs := map[ir.Reg][]*ir.Instr{}
+	for _, b := range f.Blocks {
+		for _, x := range b.Instrs {
+			if x.Dst != 0 {
+				defs[x.Dst] = append(defs[x.Dst], x)
+			}
+			if x.Op == ir.OpBranch && x.W32 {
+				if _, ok := unsignedCond[x.Cond]; ok {
+					for _, o := range []ir.Operand{x.A, x.B} {
+						if !o.IsImm {
+							want(o.Reg)
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(regs) == 0 {
+		return
+	}
+	for i := 0; i < len(regs); i++ {
+		for _, d := range defs[regs[i]] {
+			if d.Op == ir.OpMov || d.Op == ir.OpALU || d.Op == ir.OpExt {
+				for _, o := range []ir.Operand{d.A, d.B} {
+					if !o.IsImm && o.Reg != 0 {
+						want(o.Reg)
+					}
+				}
+			}
+		}
+	}
 	renumber(f)
 	n := len(f.Blocks)
 	preds := make([][]*ir.Block, n)
@@ -29,51 +72,43 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 			preds[s.ID] = append(preds[s.ID], b)
 		}
 	}
-	type set = map[ir.Reg]bool
+	words := (len(regs) + 63) / 64
 	// in[b] is nil while unvisited (the analysis' top: everything).
-	in := make([]set, n)
-	out := make([]set, n)
-	edge := func(p, s *ir.Block) set {
+	in := make([]nonNegSet, n)
+	out := make([]nonNegSet, n)
+	edge := func(p, s *ir.Block) nonNegSet {
 		o := out[p.ID]
 		if o == nil {
 			return nil
 		}
-		t := p.Term()
-		r, ok := nonNegOnEdge(t, s)
+		r, ok := nonNegOnEdge(p.Term(), s)
 		if !ok {
 			return o
 		}
-		e := make(set, len(o)+1)
-		for k := range o {
-			e[k] = true
-		}
+		e := append(nonNegSet(nil), o...)
 		for _, c := range copiesAtEnd(p, r) {
-			e[c] = true
+			if i, ok := idx[c]; ok {
+				e.set(i)
+			}
 		}
 		return e
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, b := range f.Blocks {
-			var cur set
+			var cur nonNegSet
 			if b.ID == 0 {
-				cur = set{}
+				cur = make(nonNegSet, words)
 			} else {
 				for _, p := range preds[b.ID] {
 					e := edge(p, b)
-					if e == nil {
-						continue // not yet known: top
-					}
-					if cur == nil {
-						cur = make(set, len(e))
-						for k := range e {
-							cur[k] = true
-						}
-						continue
-					}
-					for k := range cur {
-						if !e[k] {
-							delete(cur, k)
+					switch {
+					case e == nil: // not yet known: top
+					case cur == nil:
+						cur = append(nonNegSet(nil), e...)
+					default:
+						for w := range cur {
+							cur[w] &= e[w]
 						}
 					}
 				}
@@ -81,16 +116,13 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 					continue
 				}
 			}
-			if in[b.ID] != nil && len(in[b.ID]) == len(cur) {
+			if in[b.ID] != nil && in[b.ID].equal(cur) {
 				continue
 			}
 			in[b.ID] = cur
-			o := make(set, len(cur))
-			for k := range cur {
-				o[k] = true
-			}
+			o := append(nonNegSet(nil), cur...)
 			for _, x := range b.Instrs {
-				nonNegStep(o, x)
+				nonNegStep(o, idx, x)
 			}
 			out[b.ID] = o
 			changed = true
@@ -100,25 +132,41 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 		if in[b.ID] == nil {
 			continue
 		}
-		o := make(set, len(in[b.ID]))
-		for k := range in[b.ID] {
-			o[k] = true
-		}
+		o := append(nonNegSet(nil), in[b.ID]...)
 		for _, x := range b.Instrs {
 			if x.Op == ir.OpBranch && x.W32 {
-				nonNeg := func(op ir.Operand) bool {
-					if op.IsImm {
-						return int32(op.Imm) >= 0
-					}
-					return o[op.Reg]
-				}
-				if u, ok := unsignedCond[x.Cond]; ok && nonNeg(x.A) && nonNeg(x.B) {
+				if u, ok := unsignedCond[x.Cond]; ok && o.nonNeg(idx, x.A) && o.nonNeg(idx, x.B) {
 					x.Cond = u
 				}
 			}
-			nonNegStep(o, x)
+			nonNegStep(o, idx, x)
 		}
 	}
+}
+
+// nonNegSet is a bitset over unsignCompares' register index.
+type nonNegSet []uint64
+
+func (s nonNegSet) set(i int)      { s[i/64] |= 1 << (i % 64) }
+func (s nonNegSet) clear(i int)    { s[i/64] &^= 1 << (i % 64) }
+func (s nonNegSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+
+func (s nonNegSet) equal(t nonNegSet) bool {
+	for i := range s {
+		if s[i] != t[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nonNeg reports whether an operand is non-negative as a 32-bit int.
+func (s nonNegSet) nonNeg(idx map[ir.Reg]int, o ir.Operand) bool {
+	if o.IsImm {
+		return int32(o.Imm) >= 0
+	}
+	i, ok := idx[o.Reg]
+	return ok && s.has(i)
 }
 
 // unsignedCond maps a signed comparison to its unsigned twin.
@@ -126,16 +174,15 @@ var unsignedCond = map[ir.Cond]ir.Cond{ir.Sgt: ir.Ugt, ir.Sge: ir.Uge, ir.Slt: i
 
 // nonNegStep updates the set of registers non-negative as 32-bit signed
 // values past instruction x.
-func nonNegStep(o map[ir.Reg]bool, x *ir.Instr) {
+func nonNegStep(o nonNegSet, idx map[ir.Reg]int, x *ir.Instr) {
 	if x.Dst == 0 {
 		return
 	}
-	nn := func(op ir.Operand) bool {
-		if op.IsImm {
-			return int32(op.Imm) >= 0
-		}
-		return o[op.Reg]
+	d, ok := idx[x.Dst]
+	if !ok {
+		return
 	}
+	nn := func(op ir.Operand) bool { return o.nonNeg(idx, op) }
 	v := false
 	switch x.Op {
 	case ir.OpMov:
@@ -160,9 +207,9 @@ func nonNegStep(o map[ir.Reg]bool, x *ir.Instr) {
 		}
 	}
 	if v {
-		o[x.Dst] = true
+		o.set(d)
 	} else {
-		delete(o, x.Dst)
+		o.clear(d)
 	}
 }
 

@@ -23,15 +23,8 @@ const (
 	// exits) gets clang's base threshold: clang unrolls a search of 16
 	// loader-filled entries and keeps one of 32 a loop.
 	maxEarlyExitInstrs = 150
-	// A function over maxUnrollFunc instructions still has its small
-	// loops unrolled (clang's base threshold, maxEarlyExitInstrs), as
-	// clang's unroller has no function budget (parca's 4-trip search of
-	// interesting_stack_addresses in native_unwind, a 5,400-instruction
-	// handler, was kept a loop the verifier walked per frame); up to
-	// maxLargeFunc, past which each unroll's analyses cost too much.
-	maxUnrollFunc = 4000
-	maxLargeFunc  = 30000
-	maxUnrolls    = 64 // loops unrolled per function
+	maxUnrollFunc      = 4000
+	maxUnrolls         = 64 // loops unrolled per function
 )
 
 // Full-unrolling limits of a loop whose pragma asks for it (ir.Unroll),
@@ -87,8 +80,7 @@ type natLoop struct {
 // has size IR instructions.
 func unrollOne(f *ir.Func, rounds, size int) bool {
 	auto := rounds < maxUnrolls && size < maxUnrollFunc
-	small := !auto && rounds < maxUnrolls && size < maxLargeFunc
-	if !auto && !small && (rounds >= maxPragmaUnroll || size >= maxPragmaFunc) {
+	if !auto && (rounds >= maxPragmaUnroll || size >= maxPragmaFunc) {
 		return false
 	}
 	renumber(f)
@@ -106,8 +98,6 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 			// clang does: a loop tested at its head runs the test N+1
 			// times (trips counts the copies, the last one leaving).
 			maxTrips, maxInstrs = min(int(u)+1, maxPragmaTrips), maxPragmaInstrs
-		case small:
-			maxInstrs = maxEarlyExitInstrs
 		case !auto:
 			continue
 		case exits(l) > 1 && readsVolatile(l):
