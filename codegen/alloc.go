@@ -27,7 +27,6 @@ func allocate(mf *mfunc) ([]int, error) {
 			if fp < len(color) {
 				color[fp] = fp
 			}
-			dropRefills(mf, color)
 			return color, nil
 		}
 		for _, r := range res.Spilled {
@@ -234,39 +233,4 @@ func (mf *mfunc) spillColours(spilled []int) (map[int]int, int) {
 		n = max(n, c+1)
 	}
 	return colour, n
-}
-
-// dropRefills removes a fill of a spill slot right after the store of the
-// same register to it (spill code only: a local's reload may be volatile):
-// spill code around a spilled register's definition
-// and its next use (or a copy between two spilled registers) stores the
-// register and reloads it at once (tetragon's packed filter->type pieces:
-// three such pairs in a row).
-func dropRefills(mf *mfunc, color []int) {
-	col := func(r int) int {
-		if r >= 0 && r < len(color) {
-			return color[r]
-		}
-		return -1
-	}
-	for bi := range mf.blocks {
-		b := &mf.blocks[bi]
-		out := b.insns[:0]
-		for i, m := range b.insns {
-			if i > 0 && m.spill && m.ins.OpCode.Class().IsLoad() && m.ins.OpCode.Mode() == asm.MemMode && m.ins.OpCode.Size() == asm.DWord &&
-				col(m.src) == fp && len(out) > 0 {
-				p := out[len(out)-1]
-				if p.spill && p.ins.OpCode.Class().IsStore() && p.ins.OpCode.Mode() == asm.MemMode && p.ins.OpCode.Size() == asm.DWord &&
-					col(p.dst) == fp && p.ins.Offset == m.ins.Offset && col(p.src) == col(m.dst) && col(m.dst) >= 0 &&
-					len(m.implUses) == 0 && len(m.implDefs) == 0 {
-					if m.note != "" && i+1 < len(b.insns) && b.insns[i+1].note == "" {
-						b.insns[i+1].note = m.note
-					}
-					continue
-				}
-			}
-			out = append(out, m)
-		}
-		b.insns = out
-	}
 }

@@ -219,6 +219,11 @@ func jumpAvailable(c ir.Cond, cpu int) bool {
 func assignBlock(b *mblock, color []int) emitted {
 	var e emitted
 	pending := ""
+	// spilled is set while the last instruction kept is the register
+	// allocator's store of a spilled register: a fill of the same word
+	// into the same register right after it is a no-op too (spill code
+	// around a spilled register's definition and its next use).
+	spilled := false
 	for i := range b.insns {
 		m := &b.insns[i]
 		if m.kind == kEntry || m.kind == kNone {
@@ -232,10 +237,11 @@ func assignBlock(b *mblock, color []int) emitted {
 		if m.src >= 0 {
 			ins.Src = asm.Register(color[m.src])
 		}
-		if m.flags&fMove != 0 && ins.Dst == ins.Src {
+		if m.flags&fMove != 0 && ins.Dst == ins.Src || spilled && m.spill && refills(e.body[len(e.body)-1].ins, ins) {
 			pending = ir.JoinNotes(pending, m.note)
 			continue
 		}
+		spilled = m.spill && ins.OpCode.Class().IsStore()
 		note := ir.JoinNotes(pending, m.note)
 		pending = ""
 		switch m.kind {
@@ -249,6 +255,14 @@ func assignBlock(b *mblock, color []int) emitted {
 		e.body = append(e.body, outInsn{ins: ins, pos: m.pos, note: note})
 	}
 	return e
+}
+
+// refills reports whether load reads the stack word store just wrote
+// into the register store wrote it from.
+func refills(store, load asm.Instruction) bool {
+	return load.OpCode.Class().IsLoad() && load.OpCode.Mode() == asm.MemMode && load.OpCode.Size() == asm.DWord &&
+		store.OpCode.Size() == asm.DWord && store.Dst == asm.R10 && load.Src == asm.R10 &&
+		store.Offset == load.Offset && store.Src == load.Dst
 }
 
 // noFallthrough reports whether inline asm at the end of b leaves it for

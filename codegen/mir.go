@@ -53,7 +53,7 @@ type minst struct {
 	pos       ir.Pos
 	note      string
 	// spill marks the register allocator's spill code (a spilled
-	// register's store and fill), which dropRefills may thin out.
+	// register's store and fill), which assignBlock may thin out.
 	spill bool
 }
 

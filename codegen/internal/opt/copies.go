@@ -58,20 +58,7 @@ func joinByteLoads(b *ir.Block) {
 				v = map[int64]byteSrc{in.B.Imm / 8: a[0]}
 			}
 		case in.Op == ir.OpALU && !in.W32 && in.ALU == ir.Or && !in.A.IsImm && !in.B.IsImm:
-			a, c := parts[in.A.Reg], parts[in.B.Reg]
-			if a != nil && c != nil {
-				v = map[int64]byteSrc{}
-				for k, x := range a {
-					v[k] = x
-				}
-				for k, x := range c {
-					if _, dup := v[k]; dup {
-						v = nil
-						break
-					}
-					v[k] = x
-				}
-			}
+			v = disjointUnion(parts[in.A.Reg], parts[in.B.Reg])
 		}
 		if in.Op == ir.OpStore || in.Op == ir.OpAtomic || in.Op == ir.OpCall || in.Op == ir.OpCallFunc || in.Op == ir.OpAsm {
 			lastStore = i
@@ -349,4 +336,23 @@ func widenRun(f *ir.Func, b *ir.Block, src, dst *ir.Slot, delta int64, run []cop
 	}
 	b.Instrs = out
 	return true
+}
+
+// disjointUnion is the union of two maps of the bytes a value is or-ed
+// together from, nil if either is nil or both name a byte position.
+func disjointUnion[V any](a, b map[int64]V) map[int64]V {
+	if a == nil || b == nil {
+		return nil
+	}
+	u := make(map[int64]V, len(a)+len(b))
+	for k, x := range a {
+		u[k] = x
+	}
+	for k, x := range b {
+		if _, dup := u[k]; dup {
+			return nil
+		}
+		u[k] = x
+	}
+	return u
 }

@@ -132,21 +132,7 @@ func forwardPiecesIn(b *ir.Block) {
 					}
 				}
 			case in.ALU == ir.Or && !in.B.IsImm:
-				x, y := parts[in.A.Reg], parts[in.B.Reg]
-				if x == nil || y == nil {
-					break
-				}
-				made = map[int64]pieceSrc{}
-				for k, s := range x {
-					made[k] = s
-				}
-				for k, s := range y {
-					if _, dup := made[k]; dup {
-						made = nil
-						break
-					}
-					made[k] = s
-				}
+				made = disjointUnion(parts[in.A.Reg], parts[in.B.Reg])
 			}
 		case ir.OpCall, ir.OpCallFunc, ir.OpAtomic, ir.OpAsm:
 			clear(mem)

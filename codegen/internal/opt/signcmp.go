@@ -12,11 +12,12 @@ import "github.com/bpfcc/bpfcc/ir"
 // signed arithmetic does not overflow (ir.Instr.NSW), so n + 1 is
 // positive.
 //
-// Which registers are non-negative (in their low 32 bits, as a signed
-// int) is a forward must-analysis over the blocks: constants, zero
-// extensions and narrow loads, masks, NSW sums and products of
+// A register is non-negative (in its low 32 bits, as a signed int) when
+// valueWidths bounds it below 2^31 (constants, narrow loads, zero
+// extensions, masks, shifts), or, flow-sensitively, by a forward
+// must-analysis over the blocks: NSW sums and products and masks of
 // non-negative values, and the edge of a branch that tested the register
-// against 0 or a non-negative bound.
+// (or a copy) against 0 or a non-negative bound.
 func unsignCompares(f *ir.Func, _ *passCtx) {
 	if len(f.Blocks) == 0 {
 		return
@@ -64,6 +65,7 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 			}
 		}
 	}
+	nn := nonNegFacts{idx: idx, w: valueWidths(f)}
 	renumber(f)
 	n := len(f.Blocks)
 	preds := make([][]*ir.Block, n)
@@ -122,7 +124,7 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 			in[b.ID] = cur
 			o := append(nonNegSet(nil), cur...)
 			for _, x := range b.Instrs {
-				nonNegStep(o, idx, x)
+				nn.step(o, x)
 			}
 			out[b.ID] = o
 			changed = true
@@ -135,11 +137,11 @@ func unsignCompares(f *ir.Func, _ *passCtx) {
 		o := append(nonNegSet(nil), in[b.ID]...)
 		for _, x := range b.Instrs {
 			if x.Op == ir.OpBranch && x.W32 {
-				if u, ok := unsignedCond[x.Cond]; ok && o.nonNeg(idx, x.A) && o.nonNeg(idx, x.B) {
+				if u, ok := unsignedCond[x.Cond]; ok && nn.nonNeg(o, x.A) && nn.nonNeg(o, x.B) {
 					x.Cond = u
 				}
 			}
-			nonNegStep(o, idx, x)
+			nn.step(o, x)
 		}
 	}
 }
@@ -160,37 +162,42 @@ func (s nonNegSet) equal(t nonNegSet) bool {
 	return true
 }
 
-// nonNeg reports whether an operand is non-negative as a 32-bit int.
-func (s nonNegSet) nonNeg(idx map[ir.Reg]int, o ir.Operand) bool {
-	if o.IsImm {
-		return int32(o.Imm) >= 0
-	}
-	i, ok := idx[o.Reg]
-	return ok && s.has(i)
-}
-
 // unsignedCond maps a signed comparison to its unsigned twin.
 var unsignedCond = map[ir.Cond]ir.Cond{ir.Sgt: ir.Ugt, ir.Sge: ir.Uge, ir.Slt: ir.Ult, ir.Sle: ir.Ule}
 
-// nonNegStep updates the set of registers non-negative as 32-bit signed
-// values past instruction x.
-func nonNegStep(o nonNegSet, idx map[ir.Reg]int, x *ir.Instr) {
-	if x.Dst == 0 {
+// nonNegFacts tells non-negative operands from unsignCompares' register
+// index, a block's bitset and the flow-insensitive widths.
+type nonNegFacts struct {
+	idx map[ir.Reg]int
+	w   widths
+}
+
+// nonNeg reports whether an operand is non-negative as a 32-bit int.
+func (f nonNegFacts) nonNeg(s nonNegSet, o ir.Operand) bool {
+	if o.IsImm {
+		return int32(o.Imm) >= 0
+	}
+	if f.w.of(o) <= 31 {
+		return true
+	}
+	i, ok := f.idx[o.Reg]
+	return ok && s.has(i)
+}
+
+// step updates the set past instruction x.
+func (f nonNegFacts) step(s nonNegSet, x *ir.Instr) {
+	d, ok := f.idx[x.Dst]
+	if x.Dst == 0 || !ok {
 		return
 	}
-	d, ok := idx[x.Dst]
-	if !ok {
-		return
-	}
-	nn := func(op ir.Operand) bool { return o.nonNeg(idx, op) }
+	nn := func(op ir.Operand) bool { return f.nonNeg(s, op) }
 	v := false
 	switch x.Op {
 	case ir.OpMov:
 		v = nn(x.A)
 	case ir.OpExt:
-		v = !x.Signed && x.Bits < 32 || x.Bits == 32 && nn(x.A)
-	case ir.OpLoad:
-		v = !x.Signed && x.Size < 4
+		// The low 32 bits as they were.
+		v = x.Bits == 32 && nn(x.A)
 	case ir.OpALU:
 		switch x.ALU {
 		case ir.Add, ir.Mul:
@@ -202,14 +209,12 @@ func nonNegStep(o nonNegSet, idx map[ir.Reg]int, x *ir.Instr) {
 		case ir.UDiv, ir.UMod:
 			// No more than the dividend.
 			v = x.W32 && nn(x.A)
-		case ir.Rsh:
-			v = x.W32 && x.B.IsImm && x.B.Imm&31 > 0
 		}
 	}
 	if v {
-		o.set(d)
+		s.set(d)
 	} else {
-		o.clear(d)
+		s.clear(d)
 	}
 }
 
