@@ -287,10 +287,7 @@ func (b *Binary) symbolOnly(p Probe, err error) []uint64 {
 	}
 	var out []uint64
 	for _, s := range b.symbolsNamed(name) {
-		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 || s.Size == 0 {
-			continue
-		}
-		if _, err := b.funcAt(s.Value); err == nil {
+		if !b.symbolOnlyFunc(s) {
 			continue
 		}
 		a := s.Value
@@ -303,6 +300,16 @@ func (b *Binary) symbolOnly(p Probe, err error) []uint64 {
 		out = append(out, a)
 	}
 	return out
+}
+
+// symbolOnlyFunc reports whether s is a function's symbol whose code no
+// DWARF function covers.
+func (b *Binary) symbolOnlyFunc(s elf.Symbol) bool {
+	if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 || s.Size == 0 {
+		return false
+	}
+	_, err := b.funcAt(s.Value)
+	return err != nil
 }
 
 // resolveFuncOffset: FUNC+OFF, checked against instruction boundaries.

@@ -75,7 +75,7 @@ func (b *Binary) Vars(s Site) (vs []Var, err error) {
 	defer recoverInto(&err, "variables at "+s.String())
 	ft, err := b.funcAt(s.Addr)
 	if err != nil {
-		if sym, ok := b.symbolAt(s.Addr); ok && len(b.symbolOnly(Probe{Kind: ProbeFunc, Func: sym.Name}, &ProbeNotFoundError{})) > 0 {
+		if sym, ok := b.symbolAt(s.Addr); ok && b.symbolOnlyFunc(sym) {
 			// A function only its symbol describes (see symbolOnly):
 			// nothing is in scope, as in gdb, nor is its return
 			// value's type known.

@@ -213,10 +213,8 @@ func (fl *fnLowerer) emitAsm(x *cc.Asm, code *ir.Asm, ops []asmOperand, regs []a
 			continue
 		}
 		if op.output {
-			if out != nil {
-				fl.l.errorf(op.node, "inline asm with more than one output operand is not supported")
-				return 0, spilled
-			}
+			// The one output left: the first (the others are spilled)
+			// or asm goto's selector.
 			if op.name == asmGotoSel {
 				out, code.Out = op, regs[i]
 				continue
