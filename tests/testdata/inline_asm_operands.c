@@ -100,7 +100,7 @@ int inline_asm_operands(struct __sk_buff *skb)
 char LICENSE[] SEC("license") = "GPL";
 
 // CHECK: r[[B:[0-9]]] = 3
-// CHECK-NEXT: r[[B]] += r{{[0-9]}}
+// CHECK: r[[B]] += r{{[0-9]}}
 // CHECK: r[[I:[0-9]]] = 5
 // CHECK-NEXT: r[[I]] *= 2
 // CHECK-NEXT: r[[I]] -= 1

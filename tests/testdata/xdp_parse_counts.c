@@ -150,15 +150,15 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK-NEXT: r[[H]] >>= 60
 // CHECK-NEXT: w[[H]] <<= 2
 // CHECK-NEXT: if w[[H]] < 20 goto
-// CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
-// CHECK-NEXT: r[[T]] += r[[H]]
-// CHECK-NEXT: if r[[T]] > r[[E]] goto
+// The pointer the header-length check tested is the one the TCP and UDP
+// reads use (not `ip + hl` computed again, unknown to the verifier).
+// CHECK-NEXT: r[[IP]] += r[[H]]
+// CHECK-NEXT: if r[[IP]] > r[[E]] goto
 // CHECK-NEXT: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
 // CHECK-NEXT: *(u32 *)(r10 - 4) = r[[PR]]
 // CHECK-NEXT: r1 = map[proto_counts] ll
 // CHECK: r[[PR:[0-9]]] = *(u8 *)(r[[D]] + 23)
 // CHECK-NEXT: if w[[PR]] != 6 goto
-// CHECK-NEXT: r[[IP]] += r[[H]]
 // CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
 // CHECK-NEXT: r[[T]] += 20
 // CHECK-NEXT: if r[[T]] > r[[E]] goto
@@ -170,7 +170,6 @@ char LICENSE[] SEC("license") = "GPL";
 // CHECK: r[[PT:[0-9]]] = *(u16 *)(r[[IP]] + 2)
 // CHECK-NEXT: if w[[PT]] {{[!=]}}= 5888 goto
 // CHECK: if w{{[0-9]}} != 17 goto
-// CHECK-NEXT: r[[IP]] += r[[H]]
 // CHECK-NEXT: r[[T:[0-9]]] = r[[IP]]
 // CHECK-NEXT: r[[T]] += 8
 // CHECK-NEXT: if r[[T]] > r[[E]] goto

@@ -78,6 +78,9 @@ func reuseValues(f *ir.Func, c *passCtx) {
 			reused = st.transfer(ins, start[bi]+i, true) || reused
 		}
 	}
+	if reuseTestedValues(f) {
+		reused = true
+	}
 	if reused {
 		// Uses read the original register, leaving the copies dead: a
 		// copy per reuse would be a move for register allocation to
