@@ -201,6 +201,9 @@ func simplifyCFG(f *ir.Func, c *passCtx) {
 		if foldComparedArms(f) {
 			changed = true
 		}
+		if decideJoinBranches(f) {
+			changed = true
+		}
 		for _, b := range f.Blocks {
 			t := b.Term()
 			if t != nil && t.Op == ir.OpBranch && t.Then == t.Else {
