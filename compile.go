@@ -172,7 +172,7 @@ func Compile(path string, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	stage = "lowering"
-	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu, Handlers: handlers, NoBuiltin: opts.NoBuiltin})
+	m, warnings, err := lower.Lower(u, lower.Options{OptLevel: opt, CPU: cpu, Handlers: handlers, NoBuiltin: opts.NoBuiltin, C89: frontend.IsC89(opts.Std)})
 	if err != nil {
 		return nil, err
 	}

@@ -96,6 +96,13 @@ var stdVersions = map[string]string{
 	"c23": "202311L", "c2x": "202311L", "iso9899:2024": "202311L", "gnu23": "202311L", "gnu2x": "202311L",
 }
 
+// IsC89 reports whether -std=std is C89/C90 (or its 1994 amendment),
+// where C's rules on a return's value are looser.
+func IsC89(std string) bool {
+	v, ok := stdVersions[std]
+	return ok && (v == "" || v == "199409L")
+}
+
 // CheckStd reports whether -std=std names a C standard bpfcc knows.
 func CheckStd(std string) error {
 	if _, ok := stdVersions[std]; ok || std == "" {

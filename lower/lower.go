@@ -29,6 +29,9 @@ type Options struct {
 	Handlers []bind.Handler
 	// NoBuiltin is bpfcc.Options.NoBuiltin.
 	NoBuiltin []string
+	// C89 is set under -std=c89 and its like, where a return's value
+	// may be missing (a warning in clang, an error from C99 on).
+	C89 bool
 }
 
 // Lower builds the IR module of u. Warnings are returned beside the module.

@@ -198,8 +198,16 @@ func (fl *fnLowerer) returnStmt(js *cc.JumpStatement) {
 	}
 	switch {
 	case js.ExpressionList == nil:
+		if fl.ret.Kind() != cc.Void && !fl.l.opts.C89 {
+			// clang 16 and later refuse it too (-Wreturn-mismatch):
+			// the caller would read whatever r0 holds.
+			fl.l.errorf(js, "non-void function '%s' should return a value", fl.f.Name)
+		}
 		ret(ir.Imm(0))
 	case fl.ret.Kind() == cc.Void:
+		if t := js.ExpressionList.Type(); t != nil && t.Kind() != cc.Void {
+			fl.l.errorf(js, "void function '%s' should not return a value", fl.f.Name)
+		}
 		fl.exprVoid(js.ExpressionList)
 		ret(ir.Imm(0))
 	case isAggregate(fl.ret):
