@@ -26,6 +26,7 @@ func selectBits(f *ir.Func, _ *passCtx) {
 	}
 	uses := useCounts(f)
 	w := valueWidths(f)
+	changed := false
 	for _, a := range f.Blocks {
 		t := a.Term()
 		if t == nil || t.Op != ir.OpBranch || t.Cond != ir.Set || t.Then == a || len(preds[t.Then]) != 1 {
@@ -70,6 +71,92 @@ func selectBits(f *ir.Func, _ *passCtx) {
 		seq = append(seq, &ir.Instr{Op: ir.OpJump, Then: t.Else, Pos: t.Pos})
 		a.Instrs = append(a.Instrs[:len(a.Instrs)-1], seq...)
 		preds[t.Then] = nil
+		changed = true
+	}
+	if changed {
+		mergeMaskedOrs(f)
+	}
+}
+
+// mergeMaskedOrs turns `r = or a, b`, where a holds x & M1 and b holds
+// x & M2, into `r = and x, M1 | M2`, as clang's instcombine: a chain of
+// selectBits' conversions whose bits stay where they are (falco's
+// capabilities_to_scap: 41 tests of `caps & (1 << n)` setting the same bit,
+// 141 instructions against clang's 13) is one mask. What a register holds
+// flows down straight-line code, into a block whose only predecessor
+// jumps to it.
+func mergeMaskedOrs(f *ir.Func) {
+	renumber(f)
+	order := reversePostorder(f) // the reachable blocks: the then-blocks selectBits left are not
+	npreds := map[*ir.Block]int{}
+	for _, bi := range order {
+		for _, s := range f.Blocks[bi].Succs() {
+			npreds[s]++
+		}
+	}
+	type masked struct {
+		x    ir.Reg
+		mask int64
+	}
+	// state is what registers hold: x & mask, or a copy of another.
+	type state struct {
+		and    map[ir.Reg]masked
+		copyOf map[ir.Reg]ir.Reg
+	}
+	held := map[*ir.Block]state{}
+	for _, bi := range order {
+		b := f.Blocks[bi]
+		st, ok := held[b]
+		if !ok {
+			st = state{map[ir.Reg]masked{}, map[ir.Reg]ir.Reg{}}
+		}
+		root := func(r ir.Reg) ir.Reg {
+			if c, ok := st.copyOf[r]; ok {
+				return c
+			}
+			return r
+		}
+		for _, in := range b.Instrs {
+			if in.Dst == 0 {
+				continue
+			}
+			var v masked
+			isAnd, copied := false, ir.Reg(0)
+			switch {
+			case in.Op == ir.OpALU && in.ALU == ir.And && !in.W32 && !in.A.IsImm && in.B.IsImm:
+				v, isAnd = masked{root(in.A.Reg), in.B.Imm}, true
+			case in.Op == ir.OpMov && !in.A.IsImm:
+				v, isAnd = st.and[in.A.Reg]
+				copied = root(in.A.Reg)
+			case in.Op == ir.OpALU && in.ALU == ir.Or && !in.W32 && !in.A.IsImm && !in.B.IsImm:
+				p, okA := st.and[in.A.Reg]
+				q, okB := st.and[in.B.Reg]
+				if okA && okB && p.x == q.x {
+					v, isAnd = masked{p.x, p.mask | q.mask}, true
+					*in = ir.Instr{Op: ir.OpALU, ALU: ir.And, Dst: in.Dst, A: ir.R(p.x), B: ir.Imm(v.mask), Pos: in.Pos, Note: in.Note}
+				}
+			}
+			// in.Dst changes: what it held or was a copy of goes.
+			for r, e := range st.and {
+				if r == in.Dst || e.x == in.Dst {
+					delete(st.and, r)
+				}
+			}
+			for r, c := range st.copyOf {
+				if r == in.Dst || c == in.Dst {
+					delete(st.copyOf, r)
+				}
+			}
+			if isAnd && v.x != in.Dst {
+				st.and[in.Dst] = v
+			}
+			if copied != 0 && copied != in.Dst {
+				st.copyOf[in.Dst] = copied
+			}
+		}
+		if t := b.Term(); t != nil && t.Op == ir.OpJump && npreds[t.Then] == 1 && t.Then != b {
+			held[t.Then] = st
+		}
 	}
 }
 

@@ -231,7 +231,8 @@ func selectPhis(f *ir.Func, defs map[ir.Reg]int, dom func(a, b int) bool) map[in
 }
 
 // reversePostorder lists f's reachable blocks (by index) in reverse
-// postorder from the entry.
+// postorder from the entry; the blocks' IDs must be their indices
+// (renumber).
 func reversePostorder(f *ir.Func) []int {
 	seen := make([]bool, len(f.Blocks))
 	var post []int
