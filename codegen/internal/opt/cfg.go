@@ -296,6 +296,7 @@ func decideConstBranches(f *ir.Func) bool {
 // (see there), and decideByWidths, then drops what the decided branches
 // made unreachable or dead.
 func decideBranches(f *ir.Func, c *passCtx) {
+	flagComparedConstants(f)
 	if decided := decideByWidths(f); decideConstBranches(f) || decided {
 		removeUnreachable(f, c)
 		eliminateDeadCode(f, c)
