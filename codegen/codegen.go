@@ -74,7 +74,8 @@ func Generate(m *ir.Module, opts Options) (o *obj.Object, err error) {
 		}
 		out.Maps = append(out.Maps, om)
 	}
-	if out.Data, err = dataSections(m.Globals); err != nil {
+	// mod's globals: the optimiser drops the string literals no code reads.
+	if out.Data, err = dataSections(mod.Globals); err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
 	for _, k := range m.Kfuncs {

@@ -2,6 +2,7 @@ package opt
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cilium/ebpf/asm"
 	"github.com/cilium/ebpf/btf"
@@ -211,10 +212,14 @@ func callCounts(m *ir.Module) map[string]int {
 	return n
 }
 
-// dropUnused removes static subprograms no remaining function refers to.
+// dropUnused removes static subprograms no remaining function refers to,
+// and string literals nothing refers to any more: clang keeps none (scx's
+// scx_bpf_error passes its format to an empty checker function, and the
+// literals alone made a .rodata map clang's object does not have).
 func dropUnused(m *ir.Module) {
 	for {
 		refs := map[string]bool{}
+		data := map[string]bool{} // symbols asm loads, defined or not
 		for _, g := range m.Globals {
 			for _, r := range g.Relocs {
 				refs[r.Sym] = true
@@ -233,6 +238,8 @@ func dropUnused(m *ir.Module) {
 							// file does not define (lower's asmExtern).
 							if r := ins.Reference(); r != "" && (!ins.OpCode.IsDWordLoad() || ins.Src == asm.PseudoFunc) {
 								refs[r] = true
+							} else if r != "" {
+								data[r] = true
 							}
 						}
 					}
@@ -246,10 +253,24 @@ func dropUnused(m *ir.Module) {
 			}
 		}
 		if len(kept) == len(m.Funcs) {
+			// A new slice: the module's globals are shared with Run's input.
+			var globals []*ir.Global
+			for _, g := range m.Globals {
+				if g == nil || !isStringLiteral(g) || refs[g.Name] || data[g.Name] {
+					globals = append(globals, g)
+				}
+			}
+			m.Globals = globals
 			return
 		}
 		m.Funcs = kept
 	}
+}
+
+// isStringLiteral reports whether g is a string literal lower interned
+// (a static .rodata object named ".str.N", a name no C identifier can have).
+func isStringLiteral(g *ir.Global) bool {
+	return g.Static && g.Section == ".rodata" && strings.HasPrefix(g.Name, ".str.")
 }
 
 // inlineCall replaces call f.Blocks[bi].Instrs[ii] with a copy of c's body.

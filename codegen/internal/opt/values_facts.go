@@ -103,13 +103,12 @@ func volatileBTF(t btf.Type) bool {
 }
 
 // foldableGlobal reports whether g's initializer is its value for good: a
-// read-only object marked Const by lower, or one of lower's string literals
-// (static .rodata objects named ".str.N", a name no C identifier can have).
+// read-only object marked Const by lower, or one of lower's string literals.
 func foldableGlobal(g *ir.Global) bool {
 	if !strings.HasPrefix(g.Section, ".rodata") || len(g.Init) != g.Size {
 		return false
 	}
-	return g.Const || (g.Static && g.Section == ".rodata" && strings.HasPrefix(g.Name, ".str."))
+	return g.Const || isStringLiteral(g)
 }
 
 // globalValue reads size bytes at off in a foldable global, extended as a
