@@ -27,9 +27,14 @@ func reuseTestedValues(f *ir.Func) bool {
 	phis := selectPhis(f, defs, domBlock)
 	isPhi := map[ir.Reg]int{} // a select's register: its join
 	for j, ps := range phis {
+		stable := ps[:0]
 		for _, p := range ps {
-			isPhi[p.r] = j
+			if p.stable {
+				isPhi[p.r] = j
+				stable = append(stable, p)
+			}
 		}
+		phis[j] = stable
 	}
 	type site struct{ block, index int }
 	defAt := map[ir.Reg]site{}
@@ -121,6 +126,12 @@ type selectPhi struct {
 	r         ir.Reg
 	cond      *ir.Instr
 	then, els ir.Operand
+	// thenB and elsB are the blocks of the copies (by index), thenI and
+	// elsI their places there.
+	thenB, elsB, thenI, elsI int
+	// stable: the compared and copied values are constants or single
+	// definitions, the same wherever the join is (value numbers need it).
+	stable bool
 }
 
 // selectPhis finds the selects of f by the index of their join. An arm is
@@ -210,9 +221,7 @@ func selectPhis(f *ir.Func, defs map[ir.Reg]int, dom func(a, b int) bool) map[in
 		// anything of r's, and each copy's source hold its value to
 		// the arm's end: single definitions or constants.
 		single := func(o ir.Operand) bool { return o.IsImm || defs[o.Reg] == 1 }
-		if !single(x.in.A) || !single(y.in.A) || !single(s.cond.A) || !single(s.cond.B) {
-			continue
-		}
+		stable := single(x.in.A) && single(y.in.A) && single(s.cond.A) && single(s.cond.B)
 		fine := true
 		for _, bi := range readers[r] {
 			if bi != x.block && bi != y.block && !dom(s.join, bi) {
@@ -221,7 +230,7 @@ func selectPhis(f *ir.Func, defs map[ir.Reg]int, dom func(a, b int) bool) map[in
 			}
 		}
 		if fine {
-			out[s.join] = append(out[s.join], selectPhi{r: r, cond: s.cond, then: x.in.A, els: y.in.A})
+			out[s.join] = append(out[s.join], selectPhi{r: r, cond: s.cond, then: x.in.A, els: y.in.A, thenB: x.block, elsB: y.block, thenI: x.index, elsI: y.index, stable: stable})
 		}
 	}
 	for _, ps := range out {
