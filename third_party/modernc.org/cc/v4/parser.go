@@ -2376,8 +2376,20 @@ func (p *parser) postfixExpression(lp Token, tn *TypeName, rp Token, checkTypeNa
 			case p.isExpression(ch) || ch == ')':
 				r = &PostfixExpression{Case: PostfixExpressionCall, PostfixExpression: r, Token: p.shift(false), ArgumentExpressionList: p.argumentExpressionListOpt(true), Token2: p.must(')')}
 			default:
+				// bpfcc: name the token that is no argument (a type
+				// name, as a macro that expands to a prototype leaves),
+				// and the function, as clang's "expected expression".
+				p.shift(false)
+				typeName := p.isSpecifierQualifer(p.rune(false), true)
 				t := p.shift(false)
-				p.cpp.eh("%v: unexpected %v, expected postfix expression", t.Position(), runeName(t.Ch))
+				callee, hint := "", ""
+				if pe, ok := r.(*PrimaryExpression); ok && pe.Case == PrimaryExpressionIdent {
+					callee = fmt.Sprintf(" of %s", pe.Token.SrcStr())
+				}
+				if typeName {
+					hint = " (a type name where a value goes)"
+				}
+				p.cpp.eh("%v: expected an expression, found %q, in the arguments%s%s", t.Position(), t.SrcStr(), callee, hint)
 			}
 		case '.':
 			r = &PostfixExpression{Case: PostfixExpressionSelect, PostfixExpression: r, Token: p.shift(false), Token2: p.must(rune(IDENTIFIER))}
