@@ -82,6 +82,7 @@ func takeBranch(in *ir.Instr, taken bool) {
 // constants and simple identities, and decides constant branches.
 func foldConstants(f *ir.Func, _ *passCtx) {
 	foldJoinConstants(f)
+	foldPointerDifferences(f)
 	defs := defCounts(f)
 	global := singleDefConsts(f, defs)
 	for _, b := range f.Blocks {
