@@ -83,7 +83,10 @@ func prescan(path string, src []byte) *diag.Diagnostic {
 			if i+2 >= len(toks) || !toks[i+1].ident || len(stack) == 0 || stack[len(stack)-1].ch != '{' {
 				break
 			}
-			if next := toks[i+2]; !next.ident && next.text != "[" {
+			// "struct TAG name;" (or , [ :) only: in "struct TAG __arena
+			// *next" the identifier is a macro (an attribute) and a
+			// pointer follows.
+			if next := toks[i+2]; !next.ident || i+3 < len(toks) && !strings.Contains(";,[:", toks[i+3].text) {
 				break
 			}
 			for _, o := range stack {

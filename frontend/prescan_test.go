@@ -24,6 +24,11 @@ func TestPrescan(t *testing.T) {
 		{"short s[] = u\"ab\";", "u\"...\" literals (char16_t) are not supported", 1, 13},
 		{"int c = U'x';", "U'...' literals (char32_t)", 1, 9},
 		{"int u = 1, U = 2; char s[] = \"u\" \"U'\"; int x = u + U;", "", 0, 0},
+		// An attribute macro between the tag and the star (scx's arena
+		// lists: `struct node __arena *next`).
+		{"#define __arena __attribute__((address_space(1)))\nstruct node { struct node __arena *next; long v; };", "", 0, 0},
+		{"struct node { struct node __attr x; };", "", 0, 0},
+		{"struct node { int a; struct node x[2]; };", "'struct node'", 1, 29},
 	}
 	for _, c := range cases {
 		d := prescan("x.c", []byte(c.src))

@@ -87,10 +87,12 @@ func newLowerer(u *frontend.Unit, opts Options) *lowerer {
 type bailout struct{ l diag.List }
 
 type lowerer struct {
-	u     *frontend.Unit
-	opts  Options
-	m     *ir.Module
-	diags diag.List
+	// arenaReported: an arena dereference was reported (once per unit).
+	arenaReported bool
+	u             *frontend.Unit
+	opts          Options
+	m             *ir.Module
+	diags         diag.List
 
 	globals map[*cc.Declarator]*global
 	funcs   map[string]*funcInfo

@@ -58,6 +58,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			return lv
 		case cc.PostfixExpressionPSelect:
 			fl.checkTraceeDeref(x.PostfixExpression)
+			fl.checkArenaDeref(x.PostfixExpression)
 			p := fl.rvalue(x.PostfixExpression)
 			f := x.Field()
 			lv := lvalue{t: t, base: fl.toReg(p), off: fieldOffset(f), field: f, volatile: pointeeVolatile(x.PostfixExpression)}
@@ -79,6 +80,7 @@ func (fl *fnLowerer) lvalueOf(e cc.ExpressionNode) lvalue {
 			return fl.lvalueOf(x.PostfixExpression)
 		case cc.UnaryExpressionDeref:
 			fl.checkTraceeDeref(x.CastExpression)
+			fl.checkArenaDeref(x.CastExpression)
 			p := fl.rvalue(x.CastExpression)
 			if p.op.IsImm {
 				fl.l.warnf(x, "dereferencing a constant address")
@@ -186,6 +188,7 @@ func (fl *fnLowerer) index(x *cc.PostfixExpression) lvalue {
 		return lvalue{t: t, base: fl.offsetPtr(base, i, esz, false), space: lv.memSpace(), align: min(lv.alignment(), align(t))}
 	}
 	fl.checkTraceeDeref(a)
+	fl.checkArenaDeref(a)
 	p := fl.rvalue(a)
 	if c, ok := fl.constVal(i); ok {
 		return lvalue{t: t, base: fl.toReg(p), off: c * esz, core: fl.startCore(t, c), align: align(t)}
