@@ -73,7 +73,7 @@ func computeInArms(f *ir.Func, _ *passCtx) {
 			}
 			// What the operation reads must hold its value from each
 			// arm's copy to it.
-			if !holdsFromJoin(joinOf[p.r], b, i, []ir.Operand{other, p.then, p.els}, p.r, preds) ||
+			if !holdsFromJoin(joinOf[p.r], b, i, []ir.Operand{other, p.then, p.els}, p.r, preds, dom) ||
 				writesAfter(f.Blocks[p.thenB], p.thenI, other, p.then) || writesAfter(f.Blocks[p.elsB], p.elsI, other, p.els) {
 				continue
 			}
@@ -103,29 +103,33 @@ func computeInArms(f *ir.Func, _ *passCtx) {
 
 // holdsFromJoin reports whether the registers of ops (and the select's
 // register r) hold at instruction i of b what they held on entry to join:
-// b is join or below it by single-predecessor blocks, and nothing on the
-// way writes them.
-func holdsFromJoin(join, b *ir.Block, i int, ops []ir.Operand, r ir.Reg, preds map[*ir.Block][]*ir.Block) bool {
+// join dominates b, and no block on a path from join to b writes them.
+func holdsFromJoin(join, b *ir.Block, i int, ops []ir.Operand, r ir.Reg, preds map[*ir.Block][]*ir.Block, dom func(a, b int) bool) bool {
 	writes := func(ins []*ir.Instr) bool {
 		return slices.ContainsFunc(ins, func(in *ir.Instr) bool { return in.Dst != 0 && (in.Dst == r || reads(ops, in.Dst)) })
 	}
-	if writes(b.Instrs[:i]) {
+	if !dom(join.ID, b.ID) || writes(b.Instrs[:i]) {
 		return false
 	}
-	for steps := 0; b != join; steps++ {
-		ps := preds[b]
-		if len(ps) != 1 || steps > 8 {
-			return false
-		}
-		b = ps[0]
-		if b != join && writes(b.Instrs) {
-			return false
-		}
-		if b == join && writes(b.Instrs[:len(b.Instrs)-1]) {
-			return false
-		}
+	if b == join {
+		return true
 	}
-	return true
+	// The blocks that reach b without passing join.
+	seen := map[*ir.Block]bool{join: true}
+	work := slices.Clone(preds[b])
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if writes(x.Instrs) {
+			return false
+		}
+		work = append(work, preds[x]...)
+	}
+	return !writes(join.Instrs[:len(join.Instrs)-1])
 }
 
 // writesAfter reports whether b writes a register of ops after its i-th
