@@ -57,8 +57,8 @@ char LICENSE[] SEC("license") = "GPL";
 // The arm where curlen is MAX computes remaining - 2048 itself (the other
 // sets 0), and the test after the calls reads that register.
 // CHECK: if r[[R:[0-9]]] > 2048 goto
-// CHECK: r[[Q:[0-9]]] = r[[R]]
-// CHECK-NEXT: w[[Q]] -= 2048
 // CHECK: call 132
-// CHECK: r[[T:[0-9]]] = r[[Q]]
+// CHECK: r[[T:[0-9]]] = r[[Q:[0-9]]]
 // CHECK-NEXT: if r[[T]] == 0 goto
+// CHECK: r[[Q]] = r[[R]]
+// CHECK-NEXT: w[[Q]] -= 2048
