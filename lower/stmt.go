@@ -309,6 +309,7 @@ func (fl *fnLowerer) switchStmt(ss *cc.SelectionStatement) {
 		}
 		return uint64(cases[i].lo) < uint64(cases[j].lo)
 	})
+	cases = fl.identityRuns(x, ct, cases, w32)
 	cases = fl.bitTests(x, cases, w32)
 	fl.dispatch(x, cases, def, w32, signed)
 	fl.loops = append(fl.loops, loopTargets{brk: brk, cleanups: len(fl.cleanups)})
@@ -317,6 +318,71 @@ func (fl *fnLowerer) switchStmt(ss *cc.SelectionStatement) {
 	fl.loops = fl.loops[:len(fl.loops)-1]
 	fl.jump(brk)
 	fl.b = brk
+}
+
+// minIdentityRun is how many consecutive cases returning their own value
+// identityRuns tests at once.
+const minIdentityRun = 3
+
+// identityRuns returns x itself for each run of consecutive cases that
+// return their own value (`case PR_X: return PPM_PR_X;` with equal values:
+// falco's *_to_scap helpers), after one range test, `x - lo <= hi - lo`, as
+// clang's switch simplification makes it, and returns the other cases. As
+// equality tests, each case reached the join with x a constant of its own,
+// and the verifier walked what follows once per case when a later compare
+// made them precise (falco's prctl_x: 7x clang's verified instructions).
+func (fl *fnLowerer) identityRuns(x ir.Reg, ct cc.Type, cases []caseVal, w32 bool) []caseVal {
+	if fl.ret == nil || !cc.IsIntegerType(fl.ret) || fl.ret.Kind() == cc.Bool || len(cases) < minIdentityRun {
+		return cases
+	}
+	identity := func(c caseVal) bool {
+		if c.lo != c.hi || c.root == nil || c.root.Statement == nil {
+			return false
+		}
+		st := c.root.Statement
+		if st.Case != cc.StatementJump || st.JumpStatement.Case != cc.JumpStatementReturn || st.JumpStatement.ExpressionList == nil {
+			return false
+		}
+		var v int64
+		switch k := st.JumpStatement.ExpressionList.Value().(type) {
+		case cc.Int64Value:
+			v = int64(k)
+		case cc.UInt64Value:
+			v = int64(k)
+		default:
+			return false
+		}
+		// The value returned for x == lo is x converted to the result
+		// type: the constant must be that.
+		return truncate(v, fl.ret) == truncate(c.lo, fl.ret) && truncate(c.lo, fl.ret) == c.lo
+	}
+	var rest []caseVal
+	for i := 0; i < len(cases); {
+		j := i
+		for j < len(cases) && identity(cases[j]) && (j == i || cases[j].lo == cases[j-1].lo+1) {
+			j++
+		}
+		if j-i < minIdentityRun {
+			if j == i {
+				j = i + 1
+			}
+			rest = append(rest, cases[i:j]...)
+			i = j
+			continue
+		}
+		lo, hi := cases[i].lo, cases[j-1].lo
+		t := fl.tmp()
+		fl.emit(&ir.Instr{Op: ir.OpALU, ALU: ir.Sub, Dst: t, A: ir.R(x), B: ir.Imm(lo), W32: w32})
+		in, next := fl.f.NewBlock(), fl.f.NewBlock()
+		fl.branch(ir.Ugt, ir.R(t), ir.Imm(hi-lo), w32, next, in)
+		fl.b = in
+		v := fl.convert(value{op: ir.R(x), t: ct}, fl.ret)
+		fl.runCleanups(0)
+		fl.emitRet(v.op)
+		fl.b = next
+		i = j
+	}
+	return rest
 }
 
 // minBitTestCases is how many values of one target within 64 of each
