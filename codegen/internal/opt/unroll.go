@@ -25,6 +25,13 @@ const (
 	maxEarlyExitInstrs = 150
 	maxUnrollFunc      = 4000
 	maxUnrolls         = 64 // loops unrolled per function
+	// Past maxUnrollFunc, loops are still unrolled within the same
+	// limits (clang's unroller has no function budget: falco's cgroup
+	// path walk, whose count a later test makes precise, stayed a loop in
+	// large programs and the verifier walked the code after it once per
+	// count), but only while the function has had fewer than
+	// maxLargeUnrolls: each unrolling costs an analysis of all of it.
+	maxLargeUnrolls = 16
 )
 
 // Full-unrolling limits of a loop whose pragma asks for it (ir.Unroll),
@@ -80,7 +87,8 @@ type natLoop struct {
 // has size IR instructions.
 func unrollOne(f *ir.Func, rounds, size int) bool {
 	auto := rounds < maxUnrolls && size < maxUnrollFunc
-	if !auto && (rounds >= maxPragmaUnroll || size >= maxPragmaFunc) {
+	large := !auto && rounds < maxLargeUnrolls && size < maxPragmaFunc
+	if !auto && !large && (rounds >= maxPragmaUnroll || size >= maxPragmaFunc) {
 		return false
 	}
 	renumber(f)
@@ -98,7 +106,7 @@ func unrollOne(f *ir.Func, rounds, size int) bool {
 			// clang does: a loop tested at its head runs the test N+1
 			// times (trips counts the copies, the last one leaving).
 			maxTrips, maxInstrs = min(int(u)+1, maxPragmaTrips), maxPragmaInstrs
-		case !auto:
+		case !auto && !large:
 			continue
 		case exits(l) > 1 && readsVolatile(l):
 			// Nothing in its copies folds: only clang's base threshold.
