@@ -201,20 +201,7 @@ func dominators(f *ir.Func) []int {
 			preds[s.ID] = append(preds[s.ID], b.ID)
 		}
 	}
-	// Reverse postorder.
-	var post []int
-	seen := make([]bool, n)
-	var dfs func(int)
-	dfs = func(i int) {
-		seen[i] = true
-		for _, s := range f.Blocks[i].Succs() {
-			if !seen[s.ID] {
-				dfs(s.ID)
-			}
-		}
-		post = append(post, i)
-	}
-	dfs(0)
+	post := postorder(f)
 	rpo := make([]int, n)
 	for i := range rpo {
 		rpo[i] = -1
@@ -263,6 +250,35 @@ func dominators(f *ir.Func) []int {
 	}
 	idom[0] = -1
 	return idom
+}
+
+// postorder lists f's reachable blocks (by index) in postorder from the
+// entry; the blocks' IDs must be their indices (renumber).
+func postorder(f *ir.Func) []int {
+	seen := make([]bool, len(f.Blocks))
+	var post []int
+	var walk func(int)
+	walk = func(i int) {
+		seen[i] = true
+		for _, s := range f.Blocks[i].Succs() {
+			if !seen[s.ID] {
+				walk(s.ID)
+			}
+		}
+		post = append(post, i)
+	}
+	if len(f.Blocks) > 0 {
+		walk(0)
+	}
+	return post
+}
+
+// reversePostorder is postorder reversed: a block after its dominators,
+// and a join after the blocks of its forward edges.
+func reversePostorder(f *ir.Func) []int {
+	post := postorder(f)
+	slices.Reverse(post)
+	return post
 }
 
 // domIntervals numbers the dominator tree given by idom in depth-first
