@@ -61,8 +61,25 @@ func (b *Binary) locOf(c *cuInfo, e godwarf.Entry, attr dwarf.Attr) (rawLoc, boo
 
 // at returns the expression valid at pc (nil: no location there).
 func (l rawLoc) at(pc uint64) []byte {
+	return l.atFunc(pc, 0)
+}
+
+// atFunc is at for a pc in the out-of-line function entered at entry.
+// At the entry itself, an empty entry of the list ([entry, entry), which
+// gcc's location views leave for the value as passed, before statements
+// the first instruction already belongs to: expat's `ptr += 2` folded
+// into the first load) is the location, as gdb reads it: the parameter
+// before the function's body changed it.
+func (l rawLoc) atFunc(pc, entry uint64) []byte {
 	if !l.isList {
 		return l.expr
+	}
+	if pc == entry {
+		for _, r := range l.list {
+			if !r.dflt && r.lo == pc && r.hi == pc {
+				return r.expr
+			}
+		}
 	}
 	var dflt []byte
 	for _, r := range l.list {

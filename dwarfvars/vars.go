@@ -292,7 +292,7 @@ func (b *Binary) varLoc(s Site, ft *funcTree, n godwarf.Entry, name string, t *T
 	}
 	var expr []byte
 	if ok {
-		expr = raw.at(s.Addr)
+		expr = raw.atFunc(s.Addr, s.EntryAddr)
 	}
 	if len(expr) == 0 {
 		lines, other := b.availableLines(ft, raw, s.File)
