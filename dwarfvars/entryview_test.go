@@ -54,3 +54,33 @@ int main(int argc, char **argv) { printf("%d\n", charref(0, argc > 1 ? argv[1] :
 		t.Errorf("ptr at charref's entry = %s, want the register as passed (gdb: view 0)", got)
 	}
 }
+
+// A line probe of a function's opening line, whose code is the prologue
+// at the function's entry (gcc -O0: pcre2's find_minlength, with `{` on a
+// line of its own), probes after the prologue, as the FUNC probe and gdb's
+// `break FILE:LINE` do: at the entry the parameters are not yet in their
+// stack slots, and every one was refused.
+func TestOpeningLineAfterPrologue(t *testing.T) {
+	src := `#include <stdio.h>
+__attribute__((noinline)) int scale(const char *name,
+    int factor, long base)
+{
+  long r = base * factor;
+  printf("%s %ld\n", name, r);
+  return (int)r;
+}
+int main(int argc, char **argv) { return scale(argv[0], argc + 2, 40) == 0; }
+`
+	bin := buildFiles(t, "gcc", []string{"-g", "-O0"}, map[string]string{"ol.c": src}, "ol.c")
+	b := open(t, bin)
+	fn := siteOf(t, b, "scale")
+	for _, probe := range []string{"ol.c:4", "scale:2"} {
+		s := siteOf(t, b, probe)
+		if s.Addr != fn.Addr {
+			t.Errorf("%s probes %#x, want %#x, after the prologue as the FUNC probe", probe, s.Addr, fn.Addr)
+		}
+		if _, err := b.Bind(s, mustExpr(t, "factor")); err != nil {
+			t.Errorf("%s: factor: %v", probe, err)
+		}
+	}
+}

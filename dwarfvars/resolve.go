@@ -100,6 +100,17 @@ func (b *Binary) Resolve(p Probe) (sites []Site, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.Kind == ProbeFuncLine || p.Kind == ProbeFileLine {
+		for i, a := range addrs {
+			// A line whose code starts at a function's entry (its
+			// opening line: the prologue) probes after the prologue,
+			// as the FUNC probe and gdb's `break FILE:LINE` do: at -O0
+			// the parameters are not in their stack slots before it.
+			if ft, err := b.funcAt(a); err == nil && a == ft.entry {
+				addrs[i] = b.afterPrologue(ft)
+			}
+		}
+	}
 	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
 	for i, a := range addrs {
 		if i > 0 && a == addrs[i-1] {
