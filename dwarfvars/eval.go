@@ -3,6 +3,7 @@ package dwarfvars
 import (
 	"debug/dwarf"
 	"fmt"
+	"slices"
 )
 
 // The symbolic evaluator. delve's op.ExecuteStackProgram needs concrete
@@ -146,6 +147,12 @@ func (ctx *evalCtx) eval(expr []byte, objSize int) (Location, error) {
 			st = pieceState{reg: -1}
 			continue
 		}
+		if op == opBra {
+			if err := ctx.branch(expr, r, &st); err != nil {
+				return Location{}, err
+			}
+			continue
+		}
 		if err := ctx.step(op, r, &st); err != nil {
 			return Location{}, err
 		}
@@ -160,6 +167,58 @@ func (ctx *evalCtx) eval(expr []byte, objSize int) (Location, error) {
 		return Location{Kind: LocPieces, Size: max(objSize, off), Pieces: pieces}, nil
 	}
 	return ctx.finish(&st, objSize)
+}
+
+// branch evaluates a forward DW_OP_bra: gcc folds MIN() and ?: into a
+// location as `lt; bra +1; swap; drop` (zstd's ZSTD_ldm_getTableSize). Both
+// ways are evaluated, the one falling through on a copy of the stack, up to
+// the branch's target, where the stacks must have one depth: each entry
+// that differs becomes a select of the two by the condition, computed
+// without a branch (y ^ ((x ^ y) & -(c != 0))), so the Fetch stays
+// straight-line. A backward branch (a loop) stays refused.
+func (ctx *evalCtx) branch(expr []byte, r *byteReader, st *pieceState) error {
+	off := int16(r.fixed(2))
+	if r.err != nil {
+		return ctx.err("DW_OP_bra", "truncated operand")
+	}
+	cond, ok := st.pop()
+	if !ok {
+		return ctx.err("DW_OP_bra", "stack underflow")
+	}
+	target := r.pos + int(off)
+	if off < 0 || target > len(expr) {
+		return ctx.err("DW_OP_bra", "a backward branch (a loop in the expression)")
+	}
+	fall := pieceState{stack: slices.Clone(st.stack), reg: st.reg, stackVal: st.stackVal, implicit: st.implicit}
+	sub := &byteReader{data: expr[:target], pos: r.pos, order: r.order}
+	for !sub.done() {
+		op := sub.u8()
+		switch op {
+		case opBra, opSkip, opPiece, opBitPiece:
+			return ctx.err("DW_OP_bra", "a branch over "+opName(op))
+		}
+		if err := ctx.step(op, sub, &fall); err != nil {
+			return err
+		}
+	}
+	if sub.err != nil {
+		return ctx.err("DW_OP_bra", "truncated expression")
+	}
+	if len(fall.stack) != len(st.stack) || fall.reg != st.reg || fall.stackVal != st.stackVal || fall.implicit != nil {
+		return ctx.err("DW_OP_bra", "the two ways leave different stacks")
+	}
+	taken := pieceState{stack: slices.Clone(st.stack)}
+	for i := range fall.stack {
+		x, y := taken.stack[i], fall.stack[i]
+		if x.f == y.f {
+			continue
+		}
+		mask := cond.f.then(Step{Op: OpNe}).then(Step{Op: OpNeg})
+		diff := x.f.then(Step{Op: OpXor, Arg: y.f}).then(Step{Op: OpAnd, Arg: mask})
+		st.stack[i] = slot{f: y.f.then(Step{Op: OpXor, Arg: diff}), size: y.size, signed: y.signed}
+	}
+	r.pos = target
+	return nil
 }
 
 // finish closes a simple location description.
