@@ -56,7 +56,7 @@ func computeInArms(f *ir.Func, _ *passCtx) {
 	for _, b := range f.Blocks {
 		for i := 0; i < len(b.Instrs); i++ {
 			x := b.Instrs[i]
-			if x.Op != ir.OpALU || x.Dst == 0 || !tested[x.Dst] {
+			if x.Op != ir.OpALU || x.Dst == 0 || !tested[x.Dst] || !speculable(x) {
 				continue
 			}
 			var p selectPhi
@@ -99,6 +99,16 @@ func computeInArms(f *ir.Func, _ *passCtx) {
 			*x = ir.Instr{Op: ir.OpMov, Dst: x.Dst, A: ir.R(q), Pos: x.Pos, Note: x.Note}
 		}
 	}
+}
+
+// speculable reports whether x may run in an arm whose path does not
+// reach it: the arms compute it on every path through them. A 32-bit
+// operation is no pointer arithmetic, and adding or subtracting is what
+// the verifier allows on any pointer; a 64-bit bitwise operation, multiply
+// or shift of a pointer it refuses, where the program may never have done
+// it.
+func speculable(x *ir.Instr) bool {
+	return x.W32 || x.ALU == ir.Add || x.ALU == ir.Sub
 }
 
 // holdsFromJoin reports whether the registers of ops (and the select's
