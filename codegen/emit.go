@@ -114,21 +114,10 @@ func placeBlocks(mf *mfunc, blocks []emitted, order, target []int, cpu int, long
 				}
 				break
 			}
-			ins, cond := t.ins, t.cond
-			if inv, ok := cond.Invert(); ok && then == next {
-				switch {
-				case jumpAvailable(inv, cpu):
-					ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv])
-					then, els = els, then
-				case ins.OpCode.Source() == asm.RegSource && jumpAvailable(inv.Mirror(), cpu):
-					// v1 has no jlt/jle: `a < b` is `b > a`. A jump
-					// over a jump instead would cost an instruction
-					// and turn the order the verifier walks the two
-					// ways (falco's groups_search: 978,401 verified
-					// instead of 4,075).
-					ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv.Mirror()])
-					ins.Dst, ins.Src = ins.Src, ins.Dst
-					then, els = els, then
+			ins := t.ins
+			if then == next {
+				if inv, ok := inverted(t, cpu); ok {
+					ins, then, els = inv, els, then
 				}
 			}
 			if long[len(fixups)] {
@@ -215,12 +204,27 @@ func splitNote(n string) []string {
 	return out
 }
 
-// invertible reports whether branch t can be turned to jump to its other
-// successor: v1 has no jlt/jle, and only a register compare can swap its
-// operands instead.
-func invertible(t *minst, cpu int) bool {
+// inverted returns branch t's instruction testing the opposite condition,
+// when cpu has a jump for it: v1 has no jlt/jle, and there a register
+// compare swaps its operands instead (`a < b` is `b > a`). A jump over a
+// jump in its place would cost an instruction and turn the order the
+// verifier walks the two ways (falco's groups_search: 978,401 verified
+// instead of 4,075).
+func inverted(t *minst, cpu int) (asm.Instruction, bool) {
+	ins := t.ins
 	inv, ok := t.cond.Invert()
-	return ok && (jumpAvailable(inv, cpu) || t.ins.OpCode.Source() == asm.RegSource && jumpAvailable(inv.Mirror(), cpu))
+	switch {
+	case !ok:
+		return ins, false
+	case jumpAvailable(inv, cpu):
+		ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv])
+	case ins.OpCode.Source() == asm.RegSource && jumpAvailable(inv.Mirror(), cpu):
+		ins.OpCode = ins.OpCode.SetJumpOp(jumpOps[inv.Mirror()])
+		ins.Dst, ins.Src = ins.Src, ins.Dst
+	default:
+		return ins, false
+	}
+	return ins, true
 }
 
 // jumpAvailable reports whether cpu has a jump for condition c.
@@ -437,7 +441,7 @@ func layout(blocks []emitted, target []int, reach []bool, cpu int) []int {
 					} else if a, ok := likelyArm(t, th, el); ok && !exitBlock(&blocks[a]) {
 						cand = a
 					}
-					if cand == th && !invertible(t, cpu) {
+					if _, ok := inverted(t, cpu); cand == th && !ok {
 						// v1 cannot branch on `r <= C`: with the taken
 						// side next, a jump over a jump would go to the
 						// other, which the verifier walks first then

@@ -14,17 +14,7 @@ func (fl *fnLowerer) checkArenaDeref(base cc.ExpressionNode) {
 	if fl.layoutOnly > 0 || fl.l.arenaReported {
 		return
 	}
-	t := base.Type()
-	if t == nil || t.Kind() != cc.Ptr && t.Kind() != cc.Array {
-		return
-	}
-	var elem cc.Type
-	switch x := t.(type) {
-	case *cc.PointerType:
-		elem = x.Elem()
-	case *cc.ArrayType:
-		elem = x.Elem()
-	}
+	elem := elemType(base.Type())
 	if elem == nil || elem.Attributes() == nil {
 		return
 	}

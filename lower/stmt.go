@@ -343,13 +343,8 @@ func (fl *fnLowerer) identityRuns(x ir.Reg, ct cc.Type, cases []caseVal, w32 boo
 		if st.Case != cc.StatementJump || st.JumpStatement.Case != cc.JumpStatementReturn || st.JumpStatement.ExpressionList == nil {
 			return false
 		}
-		var v int64
-		switch k := st.JumpStatement.ExpressionList.Value().(type) {
-		case cc.Int64Value:
-			v = int64(k)
-		case cc.UInt64Value:
-			v = int64(k)
-		default:
+		v, ok := constValue(st.JumpStatement.ExpressionList)
+		if !ok {
 			return false
 		}
 		// The value returned for x == lo is x converted to the result

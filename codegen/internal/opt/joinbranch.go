@@ -61,20 +61,15 @@ func decideJoinBranches(f *ir.Func) bool {
 // body's block: the register body's copies read it from. ok is false when
 // body computes it otherwise.
 func valueAtEntry(body []*ir.Instr, o ir.Operand) (ir.Operand, bool) {
-	end := len(body)
-	for i := end - 1; i >= 0 && !o.IsImm; i-- {
-		in := body[i]
-		if in.Dst != o.Reg {
-			continue
+	// Walking back, a copy's source is read where the copy is: only its
+	// definitions before that matter.
+	for i := len(body) - 1; i >= 0 && !o.IsImm; i-- {
+		if in := body[i]; in.Dst == o.Reg {
+			if in.Op != ir.OpMov {
+				return o, false
+			}
+			o = in.A
 		}
-		if in.Op != ir.OpMov {
-			return o, false
-		}
-		src := in.A
-		if !src.IsImm && slices.ContainsFunc(body[i+1:end], func(x *ir.Instr) bool { return x.Dst == src.Reg }) {
-			return o, false
-		}
-		o, end = src, i
 	}
 	return o, true
 }
